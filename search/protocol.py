@@ -1,0 +1,40 @@
+"""What the search needs from a game: an OpenSpiel-like state and a pluggable evaluator."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol, Self
+
+import numpy as np
+
+
+class GameState(Protocol):
+    """A game position the search can explore.
+
+    Players are numbered from 0; ``current_player()`` is negative once the game is over.
+    ``returns()`` gives one value per player at the end (a win share: 1, 0, or 1/k for a
+    k-way shared first); ``player_totals()`` the players' final scores.
+    """
+
+    def num_players(self) -> int: ...
+    def current_player(self) -> int: ...
+    def is_terminal(self) -> bool: ...
+    def legal_actions(self) -> list[int]: ...
+    def apply_action(self, action: int) -> None: ...
+    def clone(self) -> Self: ...
+    def returns(self) -> Sequence[float]: ...
+    def player_totals(self) -> Sequence[int]: ...
+    def action_to_string(self, action: int) -> str: ...
+    def resample_from_infostate(self, player: int, rng: np.random.Generator) -> Self:
+        """A full world consistent with everything ``player`` can see, chosen at random."""
+        ...
+
+
+class Evaluator(Protocol):
+    """Estimates the outcome of a (fully dealt) position, e.g. by playing it out."""
+
+    def evaluate(
+        self, state: GameState, rng: np.random.Generator
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``(win_shares, final_totals)``: one float per player each, from ``state``."""
+        ...
