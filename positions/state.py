@@ -195,9 +195,8 @@ class GameState:
 
     def blocks_held(self, player: int) -> int:
         """Selected and not yet placed blocks of ``player`` (both colors in 2p)."""
-        return sum(
-            sum(self.selected[c * SIZES : c * SIZES + SIZES]) for c in self.layout.player_colors[player]
-        )
+        colors = self.layout.player_colors[player]
+        return sum(sum(self.selected[c * SIZES : c * SIZES + SIZES]) for c in colors)
 
     def stack(self, site: int) -> list[tuple[int, int]]:
         """The building on ``site`` as ``(color, stories)`` blocks, bottom first."""
@@ -392,6 +391,45 @@ class GameState:
         parts: list[tuple[int, ...]] = [()] * len(self.layout.player_colors[self.to_move])
         parts[slot] = (size,)
         return Selection(tuple(parts))
+
+    def move_in_progress(self) -> bool:
+        """Whether the mover has begun a selection (picked some blocks, not all): the next
+        action continues the same move."""
+        if self.phase != Phase.SELECTION:
+            return False
+        return any(
+            sum(self.selected[c * SIZES : c * SIZES + SIZES])
+            for c in self.layout.player_colors[self.to_move]
+        )
+
+    def actions_to_move(self, actions: Sequence[int]) -> Move:
+        """The move made by ``actions`` from this state: one placement or no-placement, or
+        the picks of one whole selection.  Raises ``IllegalMoveError`` if they do not make
+        exactly one move of the player to move."""
+        if not actions:
+            raise IllegalMoveError("no action given")
+        kind = decode_action(actions[0])[0]
+        if kind != "pick":
+            if len(actions) != 1:
+                raise IllegalMoveError("a placement is a single action")
+            return self.action_to_move(actions[0])
+        colors = self.layout.player_colors[self.to_move]
+        parts: list[list[int]] = [
+            [s + 1 for s in range(SIZES) for _ in range(self.selected[c * SIZES + s])]
+            for c in colors
+        ]
+        for action in actions:
+            kind, _, _, slot, size = decode_action(action)
+            if kind != "pick" or slot >= len(colors):
+                raise IllegalMoveError("a selection is made of picks of the mover's colors")
+            parts[slot].append(size)
+        if any(len(part) != self.layout.quota for part in parts):
+            raise IllegalMoveError("the picks do not make one whole selection")
+        return Selection(tuple(tuple(sorted(part)) for part in parts))
+
+    def decision_to_string(self, actions: Sequence[int]) -> str:
+        """Canonical text of the move made by ``actions`` from this state."""
+        return str(self.actions_to_move(actions))
 
     def action_to_string(self, action: int) -> str:
         """Readable text of an action id (a pick reads ``+3`` or, in 2p, ``+3c``)."""

@@ -25,6 +25,19 @@ class GameState(Protocol):
     def returns(self) -> Sequence[float]: ...
     def player_totals(self) -> Sequence[int]: ...
     def action_to_string(self, action: int) -> str: ...
+    def move_in_progress(self) -> bool:
+        """Whether the player to move is in the middle of a move made of several actions
+        (the next action continues it)."""
+        ...
+
+    def decision_to_string(self, actions: Sequence[int]) -> str:
+        """The readable move made by ``actions`` (one whole decision) from this state."""
+        ...
+
+    def view(self, player: int) -> Self:
+        """A copy showing only what ``player`` can know."""
+        ...
+
     def resample_from_infostate(self, player: int, rng: np.random.Generator) -> Self:
         """A full world consistent with everything ``player`` can see, chosen at random."""
         ...
@@ -33,8 +46,6 @@ class GameState(Protocol):
 class Evaluator(Protocol):
     """Estimates the outcome of a (fully dealt) position, e.g. by playing it out."""
 
-    def evaluate(
-        self, state: GameState, rng: np.random.Generator
-    ) -> tuple[np.ndarray, np.ndarray]:
+    def evaluate(self, state: GameState, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         """``(win_shares, final_totals)``: one float per player each, from ``state``."""
         ...

@@ -1,0 +1,173 @@
+"""Single-observer information-set MCTS (Cowling, Powley & Whitehouse 2012), and the
+determinized-UCT baseline (PIMC: a few fixed worlds, one tree each).
+
+Every ISMCTS iteration deals a new world consistent with what the player to move at the
+root can see (``resample_from_infostate``): the opponents' hands and the order of the
+deck are re-drawn each time, so no iteration can use a card the observer cannot know, nor
+a future draw.  Nodes are reached by actions; an action's statistics belong to the player
+who chose it and selection maximizes that player's reward (max^n).  Because the legal
+actions at a node change from world to world, selection uses the subset-armed bandit
+rule: a child's exploration term counts the times it was *available*, not the parent's
+visits.
+
+Reward of player p at the end of an iteration: their win share (1, 0, or 1/k for a k-way
+shared first) plus ``margin_weight`` × (their final total − the best opponent's), so
+among equally winning moves the search prefers the bigger margin.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from search.limits import Limit
+from search.protocol import Evaluator, GameState
+from search.tree import Node, TreeSummary, summarize
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """Knobs of the search.
+
+    ``determinization``: ``"ismcts"`` (a new world every iteration, one shared tree) or
+    ``"pimc"`` (``worlds`` fixed worlds, one tree each, the root statistics summed).
+    ``exploration`` is UCB's constant; ``margin_weight`` the reward per point of margin.
+    ``summary_depth`` and ``summary_min_visits`` bound the part of the tree returned.
+    """
+
+    determinization: str = "ismcts"
+    exploration: float = 0.7
+    margin_weight: float = 0.002
+    worlds: int = 8
+    summary_depth: int = 16
+    summary_min_visits: int = 2
+
+    def __post_init__(self) -> None:
+        if self.determinization not in ("ismcts", "pimc"):
+            raise ValueError(
+                f"determinization must be ismcts or pimc, not {self.determinization!r}"
+            )
+        if self.worlds < 1:
+            raise ValueError(f"worlds must be at least 1, not {self.worlds}")
+
+
+def _rewards(wins, totals, margin_weight: float) -> tuple[list[float], list[float]]:
+    """Per player: the reward and the margin over the best opponent."""
+    players = len(totals)
+    margins = []
+    for p in range(players):
+        best_other = max(totals[q] for q in range(players) if q != p)
+        margins.append(float(totals[p] - best_other))
+    rewards = [float(wins[p]) + margin_weight * margins[p] for p in range(players)]
+    return rewards, margins
+
+
+def run_iteration(
+    root: Node,
+    world: GameState,
+    rng: np.random.Generator,
+    evaluator: Evaluator,
+    config: SearchConfig,
+) -> None:
+    """One MCTS iteration in ``world`` (a dealt copy the iteration may change): select down
+    the tree among the actions legal in this world, expand one node, evaluate, back up."""
+    exploration = config.exploration
+    path: list[Node] = []
+    node = root
+    while not world.is_terminal():
+        player = world.current_player()
+        legal = world.legal_actions()
+        children = node.children
+        untried = [a for a in legal if a not in children]
+        if untried:
+            for action in legal:
+                child = children.get(action)
+                if child is not None:
+                    child.available += 1
+            action = untried[int(rng.integers(len(untried)))]
+            world.apply_action(action)
+            child = Node(player, world.move_in_progress())
+            child.available = 1
+            children[action] = child
+            path.append(child)
+            break
+        best_value = -math.inf
+        best_action = legal[0]
+        for action in legal:
+            child = children[action]
+            child.available += 1
+            value = child.reward_sum / child.visits + exploration * math.sqrt(
+                math.log(child.available) / child.visits
+            )
+            if value > best_value:
+                best_value = value
+                best_action = action
+        world.apply_action(best_action)
+        node = children[best_action]
+        path.append(node)
+    if world.is_terminal():
+        wins, totals = world.returns(), world.player_totals()
+    else:
+        wins, totals = evaluator.evaluate(world, rng)
+    rewards, margins = _rewards(wins, totals, config.margin_weight)
+    for node in path:
+        p = node.player
+        node.visits += 1
+        node.reward_sum += rewards[p]
+        node.win_sum += float(wins[p])
+        node.score_sum += float(totals[p])
+        node.margin_sum += margins[p]
+
+
+def search_tree(
+    state: GameState,
+    limit: Limit,
+    rng: np.random.Generator,
+    evaluator: Evaluator,
+    config: SearchConfig = SearchConfig(),
+    should_stop: Callable[[], bool] | None = None,
+) -> TreeSummary:
+    """Search ``state`` for its player to move within ``limit`` and return the summary of
+    the tree.  ``should_stop`` is polled now and then; when it returns true (e.g. the user
+    pressed Ctrl-C) the search ends early with what it has.  Raises ``ValueError`` for a
+    finished game."""
+    if state.is_terminal():
+        raise ValueError("the game is over: there is nothing to search")
+    observer = state.current_player()
+    deadline = None if limit.seconds is None else time.perf_counter() + limit.seconds
+    max_iterations = limit.iterations
+    if config.determinization == "pimc":
+        worlds = [state.resample_from_infostate(observer, rng) for _ in range(config.worlds)]
+        roots = [Node(-1) for _ in worlds]
+    else:
+        worlds, roots = [], [Node(-1)]
+    iterations = 0
+    while True:
+        if max_iterations is not None and iterations >= max_iterations:
+            break
+        if deadline is not None and time.perf_counter() >= deadline:
+            break
+        if should_stop is not None and iterations % 32 == 0 and should_stop():
+            break
+        if worlds:
+            index = iterations % len(worlds)
+            run_iteration(roots[index], worlds[index].clone(), rng, evaluator, config)
+        else:
+            world = state.resample_from_infostate(observer, rng)
+            run_iteration(roots[0], world, rng, evaluator, config)
+        iterations += 1
+    summary = TreeSummary(observer)
+    for index, root in enumerate(roots):
+        part = summarize(
+            root,
+            observer,
+            iterations // len(roots) + (1 if index < iterations % len(roots) else 0),
+            config.summary_depth,
+            config.summary_min_visits,
+        )
+        summary.merge(part)
+    return summary
