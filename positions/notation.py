@@ -41,7 +41,13 @@ FIELD_NAMES = (
 )
 _STACK = re.compile(r"(?:[abcd][1-4])+")
 _BLOCK = re.compile(r"([abcd])([1-4])")
-_SUPPLY = re.compile(r"(\d+)\.(\d+)\.(\d+)\.(\d+)")
+_SUPPLY = re.compile(r"([0-9]{1,9})\.([0-9]{1,9})\.([0-9]{1,9})\.([0-9]{1,9})")
+
+
+def _is_number(text: str) -> bool:
+    """Whether ``text`` is a whole number in ASCII digits (``str.isdigit`` also takes ``²``)
+    of at most 9 digits (``int`` refuses strings of over 4300 digits with a ValueError)."""
+    return text.isascii() and text.isdigit() and len(text) <= 9
 
 
 def _field_error(index: int, message: str) -> NotationError:
@@ -52,7 +58,8 @@ def _entries(fields: list[str], index: int, count: int, what: str) -> list[str]:
     entries = fields[index].split(",")
     if len(entries) != count:
         raise _field_error(
-            index, f"expected {count} {what} joined by ',', found {len(entries)} in {fields[index]!r}"
+            index,
+            f"expected {count} {what} joined by ',', found {len(entries)} in {fields[index]!r}",
         )
     return entries
 
@@ -120,7 +127,7 @@ def parse_position(text: str) -> GameState:
 
     stacks = _parse_board(fields[0], n_colors)
 
-    if not fields[2].isdigit() or not 1 <= int(fields[2]) <= table.rounds:
+    if not _is_number(fields[2]) or not 1 <= int(fields[2]) <= table.rounds:
         raise _field_error(2, f"expected a round 1-{table.rounds}, found {fields[2]!r}")
     state.round = int(fields[2])
 
@@ -132,13 +139,13 @@ def parse_position(text: str) -> GameState:
     mover = fields[3]
     if mover == "-":
         state.to_move = -1
-    elif mover.isdigit() and 1 <= int(mover) <= players:
+    elif _is_number(mover) and 1 <= int(mover) <= players:
         state.to_move = int(mover) - 1
     else:
         raise _field_error(3, f"expected a player 1-{players} or -, found {mover!r}")
 
     for color, entry in enumerate(_entries(fields, 5, n_colors, "scores")):
-        if not entry.isdigit():
+        if not _is_number(entry):
             raise _field_error(5, f"bad score {entry!r}, expected a non-negative whole number")
         state.scores[color] = int(entry)
 
@@ -212,15 +219,20 @@ def _validate(state: GameState, stacks: list[list[tuple[int, int]]]) -> None:
         position = order.index(state.to_move)
         m = held[state.to_move]
         if m < 1:
-            raise _invalid(f"placement phase: the mover P{state.to_move + 1} holds no selected block")
+            raise _invalid(
+                f"placement phase: the mover P{state.to_move + 1} holds no selected block"
+            )
         if m > per_player:
-            raise _invalid(f"placement phase: P{state.to_move + 1} holds {m} selected blocks, at most {per_player}")
+            raise _invalid(
+                f"placement phase: P{state.to_move + 1} holds {m} selected blocks, "
+                f"at most {per_player}"
+            )
         for index, player in enumerate(order):
             expected = m - 1 if index < position else m
             if held[player] != expected:
                 raise _invalid(
-                    f"placement phase: P{player + 1} holds {held[player]} selected blocks, expected "
-                    f"{expected} (the mover P{state.to_move + 1} holds {m})"
+                    f"placement phase: P{player + 1} holds {held[player]} selected blocks, "
+                    f"expected {expected} (the mover P{state.to_move + 1} holds {m})"
                 )
     elif any(held):
         raise _invalid("the game is over but selected blocks remain")
@@ -242,9 +254,7 @@ def _validate(state: GameState, stacks: list[list[tuple[int, int]]]) -> None:
                 f"(24 less {table.quota} for each of the {made} selections made)"
             )
         for size in range(1, SIZES + 1):
-            on_board = sum(
-                1 for blocks in stacks for c, s in blocks if c == color and s == size
-            )
+            on_board = sum(1 for blocks in stacks for c, s in blocks if c == color and s == size)
             total = on_board + supply[size - 1] + state.selected[color * SIZES + size - 1]
             if total > FULL_SET[size - 1]:
                 raise _invalid(

@@ -39,6 +39,7 @@ from positions.layout import (
     layout,
 )
 from positions.moves import (
+    PICK_BASE,
     Move,
     NoPlacement,
     Placement,
@@ -309,24 +310,34 @@ class GameState:
         return actions
 
     def _pick_slot(self) -> tuple[int, int, int]:
-        """During selection: ``(slot, color, smallest allowed stories)`` of the next pick."""
+        """During selection: ``(slot, color, picks still to make)`` of the mover's next pick
+        (the first color that has not selected its quota)."""
         quota = self.layout.quota
+        selected = self.selected
         for slot, color in enumerate(self.layout.player_colors[self.to_move]):
-            picked = self.selected[color * SIZES : color * SIZES + SIZES]
-            if sum(picked) < quota:
-                smallest = max((s + 1 for s in range(SIZES) if picked[s]), default=1)
-                return slot, color, smallest
+            base = color * SIZES
+            count = selected[base] + selected[base + 1] + selected[base + 2] + selected[base + 3]
+            if count < quota:
+                return slot, color, quota - count
         raise AssertionError("the mover has no pick left")  # unreachable in a valid state
 
     def _pick_actions(self) -> list[int]:
-        slot, color, smallest = self._pick_slot()
-        remaining = self.layout.quota - sum(self.selected[color * SIZES : color * SIZES + SIZES])
-        supply = self.supply[color * SIZES : color * SIZES + SIZES]
-        return [
-            pick_action(slot, size)
-            for size in range(smallest, SIZES + 1)
-            if supply[size - 1] > 0 and sum(supply[size - 1 :]) >= remaining
-        ]
+        """Legal picks: picks come in ascending stories per color (one order per selection),
+        and a pick must leave enough blocks at least as big for the rest of the quota."""
+        slot, color, remaining = self._pick_slot()
+        base = color * SIZES
+        selected = self.selected
+        supply = self.supply
+        actions = []
+        at_least = 0  # supply of blocks of this size or bigger
+        for size in range(SIZES, 0, -1):
+            at_least += supply[base + size - 1]
+            if supply[base + size - 1] and at_least >= remaining:
+                actions.append(PICK_BASE + slot * SIZES + size - 1)
+            if selected[base + size - 1]:
+                break  # smaller blocks would break the ascending order
+        actions.reverse()
+        return actions
 
     def legal_actions(self) -> list[int]:
         """Sorted legal action ids for the player to move (empty when the game is over).
@@ -525,14 +536,11 @@ class GameState:
             raise IllegalMoveError("a block can be picked only in the selection phase")
         if action not in self._pick_actions():
             raise IllegalMoveError(f"pick {self.action_to_string(action)} is not allowed now")
-        _, _, _, slot, size = decode_action(action)
-        color = self.layout.player_colors[self.to_move][slot]
+        slot, color, remaining = self._pick_slot()
+        size = action - PICK_BASE - slot * SIZES + 1
         self.supply[color * SIZES + size - 1] -= 1
         self.selected[color * SIZES + size - 1] += 1
-        if any(
-            sum(self.selected[c * SIZES : c * SIZES + SIZES]) < self.layout.quota
-            for c in self.layout.player_colors[self.to_move]
-        ):
+        if remaining > 1 or slot + 1 < len(self.layout.player_colors[self.to_move]):
             return
         order = self.layout.round_order(self.round)
         position = order.index(self.to_move)

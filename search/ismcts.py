@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -72,12 +72,23 @@ def run_iteration(
     rng: np.random.Generator,
     evaluator: Evaluator,
     config: SearchConfig,
+    forced: Sequence[int] = (),
 ) -> None:
-    """One MCTS iteration in ``world`` (a dealt copy the iteration may change): select down
-    the tree among the actions legal in this world, expand one node, evaluate, back up."""
+    """One MCTS iteration in ``world`` (a dealt copy the iteration may change): play the
+    ``forced`` actions, select down the tree among the actions legal in this world, expand
+    one node, evaluate, back up."""
     exploration = config.exploration
     path: list[Node] = []
     node = root
+    for action in forced:
+        player = world.current_player()
+        world.apply_action(action)
+        child = node.children.get(action)
+        if child is None:
+            child = node.children[action] = Node(player, world.move_in_progress())
+        child.available += 1
+        path.append(child)
+        node = child
     while not world.is_terminal():
         player = world.current_player()
         legal = world.legal_actions()
@@ -130,11 +141,14 @@ def search_tree(
     evaluator: Evaluator,
     config: SearchConfig = SearchConfig(),
     should_stop: Callable[[], bool] | None = None,
+    forced: Sequence[int] = (),
 ) -> TreeSummary:
     """Search ``state`` for its player to move within ``limit`` and return the summary of
     the tree.  ``should_stop`` is polled now and then; when it returns true (e.g. the user
-    pressed Ctrl-C) the search ends early with what it has.  Raises ``ValueError`` for a
-    finished game."""
+    pressed Ctrl-C) the search ends early with what it has.  ``forced`` actions (one whole
+    decision of the player to move) are played first in every iteration: the search then
+    values that decision alone, as a game review needs for a move the free search seldom
+    tried.  Raises ``ValueError`` for a finished game."""
     if state.is_terminal():
         raise ValueError("the game is over: there is nothing to search")
     observer = state.current_player()
@@ -155,10 +169,11 @@ def search_tree(
             break
         if worlds:
             index = iterations % len(worlds)
-            run_iteration(roots[index], worlds[index].clone(), rng, evaluator, config)
+            world = worlds[index].clone()
+            run_iteration(roots[index], world, rng, evaluator, config, forced)
         else:
             world = state.resample_from_infostate(observer, rng)
-            run_iteration(roots[0], world, rng, evaluator, config)
+            run_iteration(roots[0], world, rng, evaluator, config, forced)
         iterations += 1
     summary = TreeSummary(observer)
     for index, root in enumerate(roots):

@@ -54,13 +54,15 @@ def _worker(
     evaluator: Evaluator,
     config: SearchConfig,
     stop_file: str | None,
+    forced: tuple[int, ...] = (),
 ) -> TreeSummary:
     """One searcher (runs in a worker process or thread)."""
     if threading.current_thread() is threading.main_thread():
         # Ctrl-C reaches the whole process group; the parent decides when to stop.
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     should_stop = None if stop_file is None else (lambda: os.path.exists(stop_file))
-    return search_tree(state, limit, np.random.default_rng(seed), evaluator, config, should_stop)
+    rng = np.random.default_rng(seed)
+    return search_tree(state, limit, rng, evaluator, config, should_stop, forced)
 
 
 @contextlib.contextmanager
@@ -91,12 +93,14 @@ def run_search(
     parallelism: Parallelism = Parallelism(),
     config: SearchConfig = SearchConfig(),
     progress: Callable[[float], None] | None = None,
+    forced: tuple[int, ...] = (),
 ) -> SearchResult:
     """Search ``state`` for its player to move and return the merged result.
 
     The budget is split among the workers (``Limit.split``); each searcher gets its own
     seed from ``SeedSequence(seed).spawn(workers)``.  ``progress`` is called now and then
-    with the elapsed seconds while local workers run.
+    with the elapsed seconds while local workers run.  ``forced`` restricts the root to
+    one decision (see ``search_tree``).
     """
     seeds = np.random.SeedSequence(seed).spawn(parallelism.workers)
     limits = limit.split(parallelism.workers)
@@ -106,11 +110,21 @@ def run_search(
         with _stop_on_interrupt(stop_file) as interrupted:
             if parallelism.workers == 1 and parallelism.backend == "loky":
                 summaries = [
-                    _run_local(state, limits[0], seeds[0], evaluator, config, stop_file, progress)
+                    _run_local(
+                        state, limits[0], seeds[0], evaluator, config, stop_file, progress, forced
+                    )
                 ]
             else:
                 summaries = _run_joblib(
-                    state, limits, seeds, evaluator, config, stop_file, parallelism, progress
+                    state,
+                    limits,
+                    seeds,
+                    evaluator,
+                    config,
+                    stop_file,
+                    parallelism,
+                    progress,
+                    forced,
                 )
     merged = TreeSummary(summaries[0].root_player)
     for summary in summaries:
@@ -118,7 +132,7 @@ def run_search(
     return build_result(state, merged, time.perf_counter() - started, interrupted[0])
 
 
-def _run_local(state, limit, seed, evaluator, config, stop_file, progress) -> TreeSummary:
+def _run_local(state, limit, seed, evaluator, config, stop_file, progress, forced) -> TreeSummary:
     """The single-worker case, in this process (no pickling, progress from a timer)."""
     started = time.perf_counter()
     last = [started]
@@ -131,11 +145,11 @@ def _run_local(state, limit, seed, evaluator, config, stop_file, progress) -> Tr
         return os.path.exists(stop_file)
 
     rng = np.random.default_rng(seed)
-    return search_tree(state, limit, rng, evaluator, config, should_stop)
+    return search_tree(state, limit, rng, evaluator, config, should_stop, forced)
 
 
 def _run_joblib(
-    state, limits, seeds, evaluator, config, stop_file, parallelism, progress
+    state, limits, seeds, evaluator, config, stop_file, parallelism, progress, forced
 ) -> list[TreeSummary]:
     from joblib import Parallel, delayed, parallel_config
 
@@ -147,6 +161,7 @@ def _run_joblib(
             evaluator,
             config,
             stop_file if parallelism.backend == "loky" else None,
+            forced,
         )
         for i in range(parallelism.workers)
     ]

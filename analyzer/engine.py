@@ -1,0 +1,173 @@
+"""Analysis of a position for the player to move, from that player's information only.
+
+``analyze(state, settings)`` searches the mover's view of ``state`` (every other hand
+hidden, the deck unknown), so the answer is the same whether or not the input showed the
+opponents' hands.  The result is plain data (``Analysis``) that the command line turns
+into a table or JSON.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from analyzer.explain import explain_move
+from positions.errors import HiddenInformationError, ManhattanError
+from positions.notation import write_position
+from positions.state import GameState
+from search.ismcts import SearchConfig
+from search.limits import Limit
+from search.parallel import Parallelism, run_search
+from search.results import SearchResult
+
+DEFAULT_SECONDS = 5.0
+
+
+def default_workers() -> int:
+    """Searchers to run by default: one per core, at most two (the machines we target)."""
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+@dataclass(frozen=True)
+class EngineSettings:
+    """How hard and where to search: ``DEFAULT_SECONDS`` of wall time by default (the
+    command line also runs ``default_workers()`` searchers); an iteration budget with a
+    seed and worker count gives a repeatable run."""
+
+    limit: Limit = Limit(seconds=DEFAULT_SECONDS)
+    workers: int = 1
+    seed: int = 0
+    backend: str = "loky"
+    scheduler: str | None = None
+    config: SearchConfig = SearchConfig()
+    epsilon: float = 0.1  # exploration of the playout policy
+
+    def parallelism(self) -> Parallelism:
+        """The ``Parallelism`` these settings ask for (raises ``ManhattanError`` if bad)."""
+        try:
+            return Parallelism(self.workers, self.backend, self.scheduler)
+        except ValueError as error:
+            raise ManhattanError(str(error)) from None
+
+
+def make_evaluator(epsilon: float):
+    """The compiled Manhattan playout evaluator (imported here: numba loads only when a
+    search is run)."""
+    from positions.playout import PlayoutEvaluator
+
+    return PlayoutEvaluator(epsilon=epsilon)
+
+
+@dataclass(frozen=True)
+class CandidateMove:
+    """One candidate of the analysis, from the mover's point of view."""
+
+    move: str
+    visits: int
+    win: float
+    score: float
+    margin: float
+    reason: str | None
+
+
+@dataclass
+class Analysis:
+    """The analysis of one position: candidates (most visited first), the expected line,
+    and what the search spent."""
+
+    position: str  # the mover's view of the analyzed position, canonical
+    to_move: int  # 1-based
+    candidates: list[CandidateMove]
+    line: list[tuple[int, str]]  # (1-based player, move)
+    iterations: int
+    seconds: float
+    interrupted: bool
+    search: SearchResult = field(repr=False)
+
+    @property
+    def best(self) -> CandidateMove:
+        """The recommended move."""
+        return self.candidates[0]
+
+    def to_json(self) -> dict:
+        """The machine-readable analysis of NOTATION.md."""
+        return {
+            "position": self.position,
+            "to_move": self.to_move,
+            "best": self.best.move,
+            "moves": [
+                {
+                    "move": c.move,
+                    "visits": c.visits,
+                    "win": round(c.win, 4),
+                    "score": round(c.score, 2),
+                    "margin": round(c.margin, 2),
+                    "reason": c.reason,
+                }
+                for c in self.candidates
+            ],
+            "line": [{"player": p, "move": m} for p, m in self.line],
+            "iterations": self.iterations,
+            "seconds": round(self.seconds, 3),
+            "interrupted": self.interrupted,
+        }
+
+
+def mover_view(state: GameState) -> GameState:
+    """The position as the player to move sees it.  Raises ``ManhattanError`` when the game
+    is over and ``HiddenInformationError`` when the mover's own hand is not shown."""
+    if state.is_terminal():
+        raise ManhattanError("the game is over: there is no move to analyze")
+    mover = state.current_player()
+    if not state.hand_is_known(mover):
+        raise HiddenInformationError(
+            f"the hand of P{mover + 1}, who is to move, is not shown (it holds ?): "
+            "analysis needs the mover's cards"
+        )
+    if state.move_in_progress():
+        raise ManhattanError("the mover is in the middle of a selection")
+    return state.view(mover)
+
+
+def analyze(
+    state: GameState,
+    settings: EngineSettings = EngineSettings(),
+    progress: Callable[[float], None] | None = None,
+) -> Analysis:
+    """Search the position for its player to move and return the ``Analysis``.
+
+    ``progress`` is called now and then with the elapsed seconds.  Raises
+    ``ManhattanError`` (or a subclass) for a position that cannot be analyzed.
+    """
+    view = mover_view(state)
+    result = run_search(
+        view,
+        settings.limit,
+        make_evaluator(settings.epsilon),
+        settings.seed,
+        settings.parallelism(),
+        settings.config,
+        progress,
+    )
+    candidates = [
+        CandidateMove(
+            c.move,
+            c.visits,
+            c.win,
+            c.score,
+            c.margin,
+            explain_move(view, view.actions_to_move(c.actions)),
+        )
+        for c in result.candidates
+    ]
+    return Analysis(
+        position=write_position(view),
+        to_move=view.current_player() + 1,
+        candidates=candidates,
+        line=[(m.player + 1, m.move) for m in result.line],
+        iterations=result.iterations,
+        seconds=result.seconds,
+        interrupted=result.interrupted,
+        search=result,
+    )
