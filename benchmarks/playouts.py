@@ -1,0 +1,103 @@
+"""Playout speed: how many games the compiled kernel plays per second on one core.
+
+Figures (each its own function, so more can join ``FIGURES``):
+
+* ``playouts_per_s`` — full uniformly random (ε = 1) 4-player games from the start
+  (``GameState.new_game(4, rng)``), compile time excluded.  Target ≥ 10,000/s.
+* ``greedy_playouts_per_s`` — the same with the evaluator's default ε-greedy policy.
+* ``evaluate_calls_per_s`` — ``PlayoutEvaluator().evaluate`` calls from the 4-player start,
+  including the ``GameState`` → arrays conversion.
+
+Usage: ``python benchmarks/playouts.py [--seconds S] [--json]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from positions import GameState
+from positions.playout import PlayoutEvaluator, run_playout, to_arrays
+
+STARTS = 256  # distinct dealt 4-player starts the timed loops cycle through
+
+
+def _starts(seed: int = 0) -> list[GameState]:
+    rng = np.random.default_rng(seed)
+    return [GameState.new_game(4, rng) for _ in range(STARTS)]
+
+
+def _rate(step: Callable[[int], None], seconds: float) -> float:
+    """Calls of ``step(i)`` per second over about ``seconds`` (after one warm-up call)."""
+    step(0)  # compiles (or loads the cache)
+    calls = 0
+    batch = 64
+    start = time.perf_counter()
+    while True:
+        for _ in range(batch):
+            step(calls)
+            calls += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return calls / elapsed
+
+
+def _kernel_rate(epsilon: float, seconds: float) -> float:
+    arrays = [to_arrays(state) for state in _starts()]
+
+    def step(i: int) -> None:
+        run_playout(arrays[i % STARTS], i, epsilon)
+
+    return _rate(step, seconds)
+
+
+def playouts_per_s(seconds: float = 2.0) -> float:
+    """Uniformly random (ε = 1) full 4-player playouts per second from the start."""
+    return _kernel_rate(1.0, seconds)
+
+
+def greedy_playouts_per_s(seconds: float = 2.0) -> float:
+    """Full 4-player playouts per second with the default ε-greedy policy."""
+    return _kernel_rate(PlayoutEvaluator().epsilon, seconds)
+
+
+def evaluate_calls_per_s(seconds: float = 2.0) -> float:
+    """``PlayoutEvaluator().evaluate`` calls per second from 4-player starts, including
+    the conversion of the ``GameState`` into the kernel's arrays."""
+    states = _starts()
+    evaluator = PlayoutEvaluator()
+    rng = np.random.default_rng(1)
+
+    def step(i: int) -> None:
+        evaluator.evaluate(states[i % STARTS], rng)
+
+    return _rate(step, seconds)
+
+
+FIGURES: dict[str, Callable[[float], float]] = {
+    "playouts_per_s": playouts_per_s,
+    "greedy_playouts_per_s": greedy_playouts_per_s,
+    "evaluate_calls_per_s": evaluate_calls_per_s,
+}
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Measure every figure and print them (one JSON object with ``--json``)."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="time per figure")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    results = {name: round(figure(args.seconds), 1) for name, figure in FIGURES.items()}
+    if args.json:
+        print(json.dumps(results))
+    else:
+        for name, value in results.items():
+            print(f"{name:>24}: {value:>12,.1f}")
+
+
+if __name__ == "__main__":
+    main()
