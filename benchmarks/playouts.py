@@ -7,6 +7,9 @@ Figures (each its own function, so more can join ``FIGURES``):
 * ``greedy_playouts_per_s`` — the same with the evaluator's default ε-greedy policy.
 * ``evaluate_calls_per_s`` — ``PlayoutEvaluator().evaluate`` calls from the 4-player start,
   including the ``GameState`` → arrays conversion.
+* ``iterations_per_s`` — ISMCTS iterations per second on one core from the 4-player start
+  (P1's view), with the default evaluator.  Target ≥ 5,000/s.
+* ``random_rollout_iterations_per_s`` — the same with uniformly random playouts (ε = 1).
 
 Usage: ``python benchmarks/playouts.py [--seconds S] [--json]``.
 """
@@ -78,10 +81,33 @@ def evaluate_calls_per_s(seconds: float = 2.0) -> float:
     return _rate(step, seconds)
 
 
+def _iterations_rate(epsilon: float, seconds: float) -> float:
+    from search.limits import Limit
+    from search.parallel import run_search
+
+    view = GameState.new_game(4, np.random.default_rng(2)).view(0)
+    evaluator = PlayoutEvaluator(epsilon=epsilon)
+    run_search(view, Limit(iterations=50), evaluator, seed=0)  # warm-up
+    result = run_search(view, Limit(seconds=seconds), evaluator, seed=1)
+    return result.iterations / result.seconds
+
+
+def iterations_per_s(seconds: float = 2.0) -> float:
+    """Search iterations per second on one core from the 4-player start, default evaluator."""
+    return _iterations_rate(PlayoutEvaluator().epsilon, seconds)
+
+
+def random_rollout_iterations_per_s(seconds: float = 2.0) -> float:
+    """Search iterations per second from the 4-player start with random playouts."""
+    return _iterations_rate(1.0, seconds)
+
+
 FIGURES: dict[str, Callable[[float], float]] = {
     "playouts_per_s": playouts_per_s,
     "greedy_playouts_per_s": greedy_playouts_per_s,
     "evaluate_calls_per_s": evaluate_calls_per_s,
+    "iterations_per_s": iterations_per_s,
+    "random_rollout_iterations_per_s": random_rollout_iterations_per_s,
 }
 
 
