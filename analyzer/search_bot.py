@@ -1,0 +1,37 @@
+"""The MCTS bot: a seat played by the search (``mcts:<budget>``, e.g. ``mcts:1s``)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from analyzer.engine import make_evaluator
+from positions.errors import ManhattanError
+from positions.moves import Move
+from positions.state import GameState
+from search.limits import Limit, LimitError
+from search.players import MctsPlayer
+
+
+class SearchBot:
+    """Plays the most visited decision of an information-set MCTS of ``limit`` per move,
+    in one process (matches run games side by side instead of searchers)."""
+
+    def __init__(self, limit: Limit, name: str | None = None, epsilon: float = 0.1):
+        self.limit = limit
+        self.name = name or f"mcts:{limit}"
+        self._player = MctsPlayer(limit, make_evaluator(epsilon))
+
+    @classmethod
+    def from_budget(cls, budget: str, name: str | None = None) -> SearchBot:
+        """A bot from budget text (``1s``, ``200ms``, ``5000``); raises ``ManhattanError``."""
+        try:
+            return cls(Limit.parse(budget), name)
+        except LimitError as error:
+            raise ManhattanError(f"bot spec {name or budget!r}: {error}") from None
+
+    def choose(self, view: GameState, rng: np.random.Generator) -> Move:
+        """The searched move for the seat to move in ``view``."""
+        return view.actions_to_move(self._player.choose_actions(view, rng))
+
+    def close(self) -> None:
+        """Nothing to release."""
