@@ -16,14 +16,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib.metadata import version
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
 from positions.errors import ManhattanError
-
-if TYPE_CHECKING:
-    from rich.console import RenderableType
 
 app = typer.Typer(
     rich_markup_mode="rich",
@@ -71,6 +68,18 @@ def _user_errors() -> Iterator[None]:
         raise typer.Exit(1) from None
 
 
+def _err_console() -> Any:
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
+def _out_console() -> Any:
+    from rich.console import Console
+
+    return Console(highlight=False)
+
+
 def _print_json(data: Any) -> None:
     typer.echo(json.dumps(data))
 
@@ -115,9 +124,9 @@ def show(position: PositionArg, as_json: JsonOption = False) -> None:
     if as_json:
         _print_json(data)
         return
-    from rich.console import Console
+    from positions.terminal import position_view
 
-    Console(highlight=False).print(_render_position(data))
+    _out_console().print(position_view(data))
 
 
 @app.command(context_settings=_POSITION_COMMAND)
@@ -289,7 +298,9 @@ def play(
     elif out is None:
         typer.echo(text, nl=not text.endswith("\n"))
     else:
-        _print_game_summary(summary)
+        from positions.terminal import game_summary_view
+
+        _out_console().print(game_summary_view(summary))
 
 
 def _game_summary(outcome: Any, specs: list[str], seed: int, out: Path | None) -> dict[str, Any]:
@@ -308,34 +319,6 @@ def _game_summary(outcome: Any, specs: list[str], seed: int, out: Path | None) -
         ],
         "out": None if out is None else str(out),
     }
-
-
-def _print_game_summary(summary: dict[str, Any]) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table(title=f"{summary['players']}-player game, seed {summary['seed']}")
-    for column in ("place", "player", "bot", "total"):
-        table.add_column(column, justify="right" if column in ("place", "total") else "left")
-    rows = sorted(
-        zip(
-            summary["places"],
-            range(1, summary["players"] + 1),
-            summary["bots"],
-            summary["totals"],
-            strict=True,
-        ),
-    )
-    for place, player, spec, total in rows:
-        name = summary["names"][player - 1]
-        label = f"P{player} {name}" if name and name != spec else f"P{player}"
-        table.add_row(str(place), label, spec, str(total))
-    console = Console(highlight=False)
-    console.print(table)
-    for forfeit in summary["forfeits"]:
-        console.print(f"P{forfeit['player']} forfeited: {forfeit['reason']}", markup=False)
-    if summary["out"]:
-        console.print(f"record written to {summary['out']}")
 
 
 # ----- analyze / review / solve / match ---------------------------------------------------
@@ -358,18 +341,6 @@ SchedulerOption = Annotated[
     ),
 ]
 ForceOption = Annotated[bool, typer.Option("--force", help="Overwrite existing output files.")]
-
-
-def _err_console() -> Any:
-    from rich.console import Console
-
-    return Console(stderr=True)
-
-
-def _out_console() -> Any:
-    from rich.console import Console
-
-    return Console()
 
 
 def _analysis_target(position: str | None, move: int | None) -> Any:
@@ -720,124 +691,6 @@ def match(
     console.print(match_view(data))
     for game, seat, spec, reason in result.forfeit_reasons():
         console.print(f"game {game}: P{seat} ({spec}) forfeited: {reason}")
-
-
-# ----- drawing a position -----------------------------------------------------------------
-
-COLOR_STYLES = {"a": "bold red", "b": "bold blue", "c": "bold green", "d": "bold yellow"}
-
-
-def _block_text(letter: str, text: str) -> Any:
-    from rich.text import Text
-
-    return Text(text, style=COLOR_STYLES[letter])
-
-
-def _render_city(number: int, sites: list[dict[str, Any]]) -> Any:
-    from rich import box
-    from rich.table import Table
-    from rich.text import Text
-
-    grid = Table(
-        title=f"City {number}",
-        show_header=False,
-        box=box.SQUARE,
-        padding=(0, 0),
-        title_style="bold",
-    )
-    for _ in range(3):
-        grid.add_column(width=4, justify="center")
-    for row in range(3):
-        cells = []
-        for site in sites[row * 3 : row * 3 + 3]:
-            if site["owner"] is None:
-                cells.append(Text("·", style="dim"))
-            else:
-                cells.append(_block_text(site["owner"], f"{site['height']}{site['owner']}"))
-        grid.add_row(*cells)
-    return grid
-
-
-def _hand_text(cards: list[int | None]) -> str:
-    return "".join("?" if card is None else str(card) for card in cards)
-
-
-def _render_position(data: dict[str, Any]) -> RenderableType:
-    """A rich drawing of ``describe_position`` data."""
-    from rich.console import Group
-    from rich.table import Table
-    from rich.text import Text
-
-    to_move = data["to_move"]
-    headline = Text(f"{data['players']} players · round {data['round']} of {data['rounds']} · ")
-    if to_move is None:
-        headline.append("game over")
-    else:
-        colors = "+".join(data["player_colors"][to_move - 1])
-        headline.append(
-            f"{data['phase']} · P{to_move} ({colors}, {data['seats'][to_move - 1]}) to move",
-            style="bold",
-        )
-
-    board = Table.grid(padding=(0, 2))
-    for _ in range(3):
-        board.add_column()
-    for first in (0, 3):
-        board.add_row(*(_render_city(first + i + 1, data["board"][first + i]) for i in range(3)))
-
-    players = Table(box=None, padding=(0, 1), show_edge=False)
-    for title, justify in (
-        ("", "left"),
-        ("player", "left"),
-        ("seat", "left"),
-        ("color", "left"),
-        ("score", "right"),
-        ("now", "right"),
-        ("supply 1.2.3.4", "left"),
-        ("selected", "left"),
-        ("hand", "left"),
-    ):
-        players.add_column(title, justify=justify)  # type: ignore[arg-type]
-    color_index = {letter: i for i, letter in enumerate(data["colors"])}
-    for player, letters in enumerate(data["player_colors"], start=1):
-        for k, letter in enumerate(letters):
-            i = color_index[letter]
-            first = k == 0
-            players.add_row(
-                "▶" if first and player == to_move else "",
-                f"P{player}" if first else "",
-                data["seats"][player - 1] if first else "",
-                _block_text(letter, letter),
-                str(data["scores"][i]),
-                f"+{data['round_score'][i]}",
-                ".".join(map(str, data["supply"][i])),
-                "".join(map(str, data["selected"][i])) or "-",
-                _hand_text(data["hands"][player - 1]) if first else "",
-            )
-
-    played = "".join(map(str, data["played"])) or "-"
-    footer = Text(f"played: {played} · deck: {data['deck_count']} cards")
-    options = [
-        f"{k}={v}"
-        for k, v in data["options"].items()
-        if (k, v) not in (("two_player_total", "sum"), ("tallest_tie", "none"))
-    ]
-    if options:
-        footer.append(" · " + " ".join(options))
-    parts: list[Any] = [
-        headline,
-        board,
-        Text("board seen from seat S; 'now' = points if the round were scored now", style="dim"),
-        players,
-        footer,
-    ]
-    if data["places"] is not None:
-        result = ", ".join(
-            f"P{p} {t} (place {pl})"
-            for p, (t, pl) in enumerate(zip(data["totals"], data["places"], strict=True), start=1)
-        )
-        parts.append(Text(f"final: {result}", style="bold"))
-    return Group(*parts)
 
 
 # ----- entry point -----------------------------------------------------------------------
