@@ -42,6 +42,37 @@ PositionArg = Annotated[
     ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+ForceOption = Annotated[bool, typer.Option("--force", help="Overwrite existing output files.")]
+PlayersOption = Annotated[
+    int, typer.Option("--players", "-n", min=2, max=4, help="Number of players (2-4).")
+]
+BotsOption = Annotated[
+    str | None,
+    typer.Option(
+        "--bots",
+        help="Bot specs per seat, comma-separated (one spec: every seat; default greedy): "
+        "[bold]random[/], [bold]greedy[/], [bold]heuristic[/], [bold]mcts:<budget>[/], "
+        "[bold]cmd:<command>[/].",
+        show_default=False,
+    ),
+]
+BotOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--bot",
+        help="One bot spec for the next seat (repeat per seat); use it for "
+        "[bold]cmd:[/] command lines holding commas.",
+        show_default=False,
+    ),
+]
+RuleOptionsOption = Annotated[
+    list[str] | None,
+    typer.Option("--option", help="A rule option [bold]name=value[/] (repeatable)."),
+]
+BotTimeoutOption = Annotated[
+    float,
+    typer.Option("--bot-timeout", min=0.1, help="Seconds a [bold]cmd:[/] bot gets per move."),
+]
 
 
 # ----- errors --------------------------------------------------------------------------
@@ -212,28 +243,9 @@ def _check_out_file(out: Path, force: bool) -> None:
 
 @app.command()
 def play(
-    players: Annotated[
-        int, typer.Option("--players", "-n", min=2, max=4, help="Number of players (2-4).")
-    ] = 4,
-    bots: Annotated[
-        str | None,
-        typer.Option(
-            "--bots",
-            help="Bot specs per seat, comma-separated (one spec: all seats): "
-            "[bold]random[/], [bold]greedy[/], [bold]heuristic[/], [bold]cmd:<command>[/]. "
-            "Default greedy.",
-            show_default=False,
-        ),
-    ] = None,
-    bot: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--bot",
-            help="One bot spec for the next seat (repeat per seat); use it for "
-            "[bold]cmd:[/] command lines holding commas.",
-            show_default=False,
-        ),
-    ] = None,
+    players: PlayersOption = 4,
+    bots: BotsOption = None,
+    bot: BotOption = None,
     seed: Annotated[
         int | None,
         typer.Option("--seed", min=0, help="Random seed (default: a fresh one, reported)."),
@@ -244,17 +256,9 @@ def play(
             "--out", "-o", help="Write the game record here (default: stdout).", dir_okay=False
         ),
     ] = None,
-    option: Annotated[
-        list[str] | None,
-        typer.Option("--option", help="A rule option [bold]name=value[/] (repeatable)."),
-    ] = None,
-    bot_timeout: Annotated[
-        float,
-        typer.Option("--bot-timeout", min=0.1, help="Seconds a [bold]cmd:[/] bot gets per move."),
-    ] = 30.0,
-    force: Annotated[
-        bool, typer.Option("--force", help="Overwrite an existing --out file.")
-    ] = False,
+    option: RuleOptionsOption = None,
+    bot_timeout: BotTimeoutOption = 30.0,
+    force: ForceOption = False,
     as_json: JsonOption = False,
 ) -> None:
     """Play a whole game between bots and write its record.
@@ -340,7 +344,6 @@ SchedulerOption = Annotated[
         "--scheduler", help="Dask scheduler address (with --backend dask).", show_default=False
     ),
 ]
-ForceOption = Annotated[bool, typer.Option("--force", help="Overwrite existing output files.")]
 
 
 def _analysis_target(position: str | None, move: int | None) -> Any:
@@ -617,24 +620,9 @@ def solve(
 
 @app.command()
 def match(
-    players: Annotated[
-        int, typer.Option("--players", "-n", min=2, max=4, help="Number of players (2-4).")
-    ] = 4,
-    bots: Annotated[
-        str | None,
-        typer.Option(
-            "--bots",
-            help="Bot specs per seat, comma-separated: [bold]random[/], [bold]greedy[/], "
-            "[bold]heuristic[/], [bold]mcts:<budget>[/], [bold]cmd:<command>[/].",
-            show_default=False,
-        ),
-    ] = None,
-    bot: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--bot", help="One bot spec for the next seat (repeat per seat).", show_default=False
-        ),
-    ] = None,
+    players: PlayersOption = 4,
+    bots: BotsOption = None,
+    bot: BotOption = None,
     games: Annotated[int, typer.Option("--games", min=1, help="Games to play.")] = 10,
     workers: Annotated[
         int, typer.Option("--workers", min=1, help="Games played side by side.")
@@ -646,14 +634,8 @@ def match(
             "--out", "-o", help="Folder for the records (game_0001.mgn, …).", file_okay=False
         ),
     ] = None,
-    option: Annotated[
-        list[str] | None,
-        typer.Option("--option", help="A rule option [bold]name=value[/] (repeatable)."),
-    ] = None,
-    bot_timeout: Annotated[
-        float,
-        typer.Option("--bot-timeout", min=0.1, help="Seconds a [bold]cmd:[/] bot gets per move."),
-    ] = 30.0,
+    option: RuleOptionsOption = None,
+    bot_timeout: BotTimeoutOption = 30.0,
     force: ForceOption = False,
     as_json: JsonOption = False,
 ) -> None:
