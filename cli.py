@@ -678,17 +678,39 @@ def match(
 # ----- entry point -----------------------------------------------------------------------
 
 
+def _usage_error_line(error: Exception) -> str | None:
+    """One line for click's usage errors (a bad option, value or command), else ``None``.
+    Typer vendors its own click, so they are recognized by shape: exit code 2 and a
+    ``format_message``."""
+    if getattr(error, "exit_code", None) != 2 or not hasattr(error, "format_message"):
+        return None
+    context = getattr(error, "ctx", None)
+    where = context.command_path if context is not None else "manhattan"
+    return f"error: {where}: {_one_line(error.format_message())}"
+
+
 def main() -> None:
     """Entry point of the ``manhattan`` command.
 
-    An unexpected exception (a bug, not bad input) still ends as one line on stderr and
-    exit code 1; set ``MANHATTAN_DEBUG=1`` to see the traceback.
+    A bad option, value or command ends as one line naming the command and exit code 1,
+    like every other bad input; ``manhattan`` alone prints the help.  An unexpected
+    exception (a bug, not bad input) also ends as one line on stderr and exit code 1; set
+    ``MANHATTAN_DEBUG=1`` to see the traceback.
     """
     try:
-        app()
+        code = app(standalone_mode=False)
     except Exception as error:  # noqa: BLE001 - the last line of defence against tracebacks
-        if os.environ.get("MANHATTAN_DEBUG"):
-            raise
-        message = f"internal error (please report it): {type(error).__name__}: {error}"
-        typer.secho(_one_line(message), fg=typer.colors.RED, err=True)
+        if type(error).__name__ == "NoArgsIsHelpError":
+            typer.echo(error.ctx.get_help())  # type: ignore[attr-defined]
+            sys.exit(0)
+        if type(error).__name__ == "Abort":  # Ctrl-C outside a search
+            typer.secho("error: interrupted", fg=typer.colors.RED, err=True)
+            sys.exit(1)
+        line = _usage_error_line(error)
+        if line is None:
+            if os.environ.get("MANHATTAN_DEBUG"):
+                raise
+            line = f"internal error (please report it): {type(error).__name__}: {error}"
+        typer.secho(_one_line(line), fg=typer.colors.RED, err=True)
         sys.exit(1)
+    sys.exit(code if isinstance(code, int) else 0)
