@@ -134,6 +134,14 @@ def run_iteration(
         node.margin_sum += margins[p]
 
 
+def _has_whole_decision(node: Node) -> bool:
+    """Whether the tree below ``node`` holds a complete decision of the root player (a
+    selection made of several picks needs several iterations to reach its end)."""
+    return any(
+        not child.continues or _has_whole_decision(child) for child in node.children.values()
+    )
+
+
 def search_tree(
     state: GameState,
     limit: Limit,
@@ -148,7 +156,10 @@ def search_tree(
     pressed Ctrl-C) the search ends early with what it has.  ``forced`` actions (one whole
     decision of the player to move) are played first in every iteration: the search then
     values that decision alone, as a game review needs for a move the free search seldom
-    tried.  Raises ``ValueError`` for a finished game."""
+    tried.  However small the budget, the search goes on until the root player has at least
+    one whole decision to play (a few iterations at most; with a budget of a few dozen
+    iterations or more this never changes the count).  Raises ``ValueError`` for a
+    finished game."""
     if state.is_terminal():
         raise ValueError("the game is over: there is nothing to search")
     observer = state.current_player()
@@ -160,12 +171,16 @@ def search_tree(
     else:
         worlds, roots = [], [Node(-1)]
     iterations = 0
+    stopped = False  # by Ctrl-C: sticky, the stop file is not asked again
     while True:
-        if max_iterations is not None and iterations >= max_iterations:
-            break
-        if deadline is not None and time.perf_counter() >= deadline:
-            break
-        if should_stop is not None and iterations % 32 == 0 and should_stop():
+        if not stopped and should_stop is not None and iterations % 32 == 0:
+            stopped = should_stop()
+        out_of_budget = (
+            stopped
+            or (max_iterations is not None and iterations >= max_iterations)
+            or (deadline is not None and time.perf_counter() >= deadline)
+        )
+        if out_of_budget and any(_has_whole_decision(root) for root in roots):
             break
         if worlds:
             index = iterations % len(worlds)
