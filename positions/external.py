@@ -23,9 +23,9 @@ import numpy as np
 
 from positions.bots import BotForfeit
 from positions.errors import ManhattanError
-from positions.moves import Move, Selection, parse_move
+from positions.moves import Move, parse_move
 from positions.notation import write_position
-from positions.state import GameState, Phase
+from positions.state import GameState
 
 _POSIX = os.name == "posix"
 EXIT_GRACE = 2.0  # seconds a program gets to exit after its standard input is closed
@@ -139,11 +139,7 @@ def check_answer(view: GameState, answer: str) -> Move:
         raise BotForfeit(f"malformed answer {_quote(text)}: {error}") from None
     if str(move) != text:
         raise BotForfeit(f"answer {_quote(text)} is not canonical (expected {str(move)!r})")
-    if view.phase == Phase.SELECTION:
-        legal = isinstance(move, Selection) and move in view.legal_selections()
-    else:
-        legal = move in view.legal_moves()
-    if not legal:
+    if not view.is_legal(move):
         raise BotForfeit(f"illegal move {text!r}: {_why_illegal(view, move)}")
     return move
 

@@ -28,7 +28,7 @@ from positions.errors import ManhattanError
 from positions.moves import Move, Selection
 from positions.options import RuleOptions
 from positions.record import GameRecord, RecordedMove
-from positions.state import GameState, Phase
+from positions.state import GameState
 
 
 @dataclass
@@ -110,11 +110,7 @@ def _checked(world: GameState, move: Move) -> Move:
     player to move; else raises ``BotForfeit``."""
     if isinstance(move, Selection):
         move = Selection(tuple(tuple(sorted(part)) for part in move.blocks))
-    if world.phase == Phase.SELECTION:
-        legal = isinstance(move, Selection) and move in world.legal_selections()
-    else:
-        legal = move in world.legal_moves()
-    if not legal:
+    if not world.is_legal(move):
         raise BotForfeit(f"illegal move {str(move)!r}")
     return move
 

@@ -385,6 +385,11 @@ class GameState:
             moves = [self.action_to_move(a) for a in self.legal_actions()]
         return sorted(moves, key=str)
 
+    def is_legal(self, move: Move) -> bool:
+        """Whether ``move`` is legal for the player to move (a whole selection in the
+        selection phase, a placement or no-placement in the placement phase)."""
+        return move in self.legal_moves()
+
     # ----- moves <-> actions ----------------------------------------------------------
 
     def _color_of_slot(self, slot: int) -> str | None:
