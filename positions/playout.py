@@ -660,6 +660,9 @@ def playout_result(state: GameState, seed: int, epsilon: float) -> tuple[np.ndar
     return out[:players], out[players:]
 
 
+_PREPARED = False  # whether this process has compiled or loaded the kernel
+
+
 class PlayoutEvaluator:
     """Evaluator for search (see ``search/protocol.py``): one ε-greedy playout per call."""
 
@@ -667,6 +670,16 @@ class PlayoutEvaluator:
         """``epsilon`` in [0, 1] is the chance of a uniformly random move at each decision
         (1 = pure random play).  Raises ``ValueError`` outside that range."""
         self.epsilon = _check_epsilon(epsilon)
+
+    def prepare(self) -> None:
+        """Compile the kernel (or load it from numba's cache) in this process now, so the
+        search's clock does not pay for it: the first run on a new machine compiles for
+        several seconds, later ones load the cache."""
+        global _PREPARED
+        if not _PREPARED:
+            world = GameState.new_game(2, np.random.default_rng(0))
+            _playout(to_arrays(world), np.uint64(1), self.epsilon, _NO_TRACE)
+            _PREPARED = True
 
     def evaluate(self, state: GameState, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         """``(win_shares, final_totals)`` per player, float64 arrays of length players,

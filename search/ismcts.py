@@ -163,6 +163,9 @@ def search_tree(
     if state.is_terminal():
         raise ValueError("the game is over: there is nothing to search")
     observer = state.current_player()
+    prepare = getattr(evaluator, "prepare", None)
+    if prepare is not None:
+        prepare()
     deadline = None if limit.seconds is None else time.perf_counter() + limit.seconds
     max_iterations = limit.iterations
     if config.determinization == "pimc":

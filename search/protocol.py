@@ -44,7 +44,11 @@ class GameState(Protocol):
 
 
 class Evaluator(Protocol):
-    """Estimates the outcome of a (fully dealt) position, e.g. by playing it out."""
+    """Estimates the outcome of a (fully dealt) position, e.g. by playing it out.
+
+    An evaluator may also have a ``prepare()`` method: the search calls it before its
+    clock starts (e.g. to compile a kernel in a fresh worker process).
+    """
 
     def evaluate(self, state: GameState, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         """``(win_shares, final_totals)``: one float per player each, from ``state``."""
