@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from pathlib import Path
 
 from analyzer.match import run_match
 
@@ -29,10 +30,13 @@ def matchups(budget: str) -> dict[str, list[str]]:
     }
 
 
-def measure(name: str, specs: list[str], games: int, workers: int, seed: int) -> dict:
-    """Play one matchup and return the tested bot's figures."""
+def measure(
+    name: str, specs: list[str], games: int, workers: int, seed: int, out: Path | None
+) -> dict:
+    """Play one matchup and return the tested bot's figures (records saved under ``out``)."""
     started = time.perf_counter()
-    result = run_match(specs, 4, games, workers, seed)
+    folder = None if out is None else out / name
+    result = run_match(specs, 4, games, workers, seed, folder, force=True)
     tested = result.to_json()["bots"][0]
     return {
         "matchup": name,
@@ -55,10 +59,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--only", choices=sorted(TARGETS), action="append")
+    parser.add_argument("--out", type=Path, help="save every game record under this folder")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     results = [
-        measure(name, specs, args.games, args.workers, args.seed)
+        measure(name, specs, args.games, args.workers, args.seed, args.out)
         for name, specs in matchups(args.budget).items()
         if not args.only or name in args.only
     ]
