@@ -500,8 +500,6 @@ def review(
         from analyzer.engine import default_workers
         from analyzer.review import ReviewSettings, annotate, review_game
         from positions.record import load_record, write_record
-        from search.parallel import Parallelism
-
         record = load_record(game)
         if out is not None:
             _check_out_file(out, force)
@@ -514,10 +512,7 @@ def review(
             scheduler=scheduler,
             thresholds=_parse_marks(marks),
         )
-        try:
-            Parallelism(settings.workers, backend, scheduler)
-        except ValueError as error:
-            raise ManhattanError(str(error)) from None
+        settings.parallelism()
         with _decision_progress(len(record.moves), as_json) as progress:
             result = review_game(record, settings, progress)
         if out is not None:

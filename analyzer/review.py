@@ -63,6 +63,13 @@ class ReviewSettings:
         if not self.seconds_per_move > 0:
             raise ManhattanError(f"time per move must be positive, not {self.seconds_per_move}")
 
+    def parallelism(self) -> Parallelism:
+        """The ``Parallelism`` these settings ask for (raises ``ManhattanError`` if bad)."""
+        try:
+            return Parallelism(self.workers, self.backend, self.scheduler)
+        except ValueError as error:
+            raise ManhattanError(str(error)) from None
+
     def limit(self, share: float = 1.0) -> Limit:
         """The budget of one search, ``share`` of a decision's budget."""
         if self.iterations_per_move is not None:
@@ -196,7 +203,7 @@ def review_decision(
     """Judge one decision; returns it and whether a search was interrupted."""
     view = _position_for(state, recorded)
     played_actions = tuple(view.move_to_actions(recorded.move))
-    parallelism = Parallelism(settings.workers, settings.backend, settings.scheduler)
+    parallelism = settings.parallelism()
     evaluator = make_evaluator(settings.epsilon)
     seed = settings.seed + index
     result = run_search(view, settings.limit(), evaluator, seed, parallelism, settings.config)
