@@ -1,0 +1,112 @@
+"""How much a bigger budget improves the search's decisions, in minutes instead of hours.
+
+A strength match between budgets (``strength.py``'s ``vs_mcts_tenth``) takes half an hour
+per 100 games and is dominated by the luck of the deal.  This script measures the same
+thing per decision: on fixed 4-player positions (from games between heuristic bots) a long
+reference search values every move; searches with each tested budget (iterations, so the
+figures do not depend on the machine's load) choose a move, and the *loss* of a choice is
+the reference's win probability of its best move minus that of the chosen one (a move the
+reference never tried counts as its worst).  Use it to screen search settings before
+spending a strength run on them.
+
+Prints, per budget, the mean loss (in win probability per decision) and how often the
+choice is the reference's best.  ``--exploration`` and ``--margin-weight`` change the
+tested searches only; the reference keeps the defaults.
+
+Usage: ``python benchmarks/decision_quality.py [--positions 30] [--reference 40000]
+[--budgets 600,6000] [--seeds 3] [--exploration C] [--margin-weight W] [--json]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+from analysis import game_positions
+from joblib import Parallel, delayed
+
+from positions.playout import PlayoutEvaluator
+from positions.state import GameState
+from search.ismcts import SearchConfig
+from search.limits import Limit
+from search.parallel import Parallelism, run_search
+
+REFERENCE_SEED = 99
+
+
+def reference_values(state: GameState, iterations: int, workers: int) -> dict[str, float]:
+    """Win probability of every move a long default search of ``state`` tried."""
+    limit = Limit(iterations=iterations)
+    result = run_search(state, limit, PlayoutEvaluator(), REFERENCE_SEED, Parallelism(workers))
+    return {candidate.move: candidate.win for candidate in result.candidates}
+
+
+def chosen_move(state: GameState, iterations: int, seed: int, config: SearchConfig) -> str:
+    """The move a one-worker search of ``iterations`` plays in ``state``."""
+    limit = Limit(iterations=iterations)
+    result = run_search(state, limit, PlayoutEvaluator(), seed, config=config)
+    return result.best.move
+
+
+def loss(values: dict[str, float], move: str) -> float:
+    """Win probability given away by playing ``move`` instead of the reference's best."""
+    return max(values.values()) - values.get(move, min(values.values()))
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Measure and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--positions", type=int, default=30)
+    parser.add_argument("--reference", type=int, default=40_000, help="reference iterations")
+    parser.add_argument("--budgets", default="600,6000", help="tested iteration budgets")
+    parser.add_argument("--seeds", type=int, default=3, help="tested searches per position")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--exploration", type=float, default=SearchConfig.exploration)
+    parser.add_argument("--margin-weight", type=float, default=SearchConfig.margin_weight)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    budgets = [int(text) for text in args.budgets.split(",")]
+    config = SearchConfig(exploration=args.exploration, margin_weight=args.margin_weight)
+    started = time.perf_counter()
+    states = game_positions(args.positions, seed=500, rounds=(1, 2, 3, 4))
+    references = [reference_values(s, args.reference, args.workers) for s in states]
+    rows = []
+    for budget in budgets:
+        jobs = [(k, seed) for k in range(len(states)) for seed in range(1, args.seeds + 1)]
+        moves = Parallel(n_jobs=args.workers)(
+            delayed(chosen_move)(states[k], budget, seed, config) for k, seed in jobs
+        )
+        losses = [loss(references[k], move) for (k, _), move in zip(jobs, moves, strict=True)]
+        best = [
+            move == max(references[k], key=references[k].__getitem__)
+            for (k, _), move in zip(jobs, moves, strict=True)
+        ]
+        rows.append(
+            {
+                "iterations": budget,
+                "mean_loss": round(sum(losses) / len(losses), 4),
+                "reference_best": round(sum(best) / len(best), 3),
+            }
+        )
+    figures = {
+        "positions": len(states),
+        "reference_iterations": args.reference,
+        "searches_per_budget": len(states) * args.seeds,
+        "exploration": args.exploration,
+        "margin_weight": args.margin_weight,
+        "budgets": rows,
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+    if args.json:
+        print(json.dumps(figures))
+        return
+    for row in rows:
+        print(
+            f"{row['iterations']:>7} iterations: gives away {row['mean_loss']:.2%} win "
+            f"probability per decision, plays the reference's best {row['reference_best']:.0%}"
+        )
+
+
+if __name__ == "__main__":
+    main()
