@@ -2,19 +2,20 @@
 
 A strength match between budgets (``strength.py``'s ``vs_mcts_tenth``) takes half an hour
 per 100 games and is dominated by the luck of the deal.  This script measures the same
-thing per decision: on fixed 4-player positions (from games between heuristic bots) a long
-reference search values every move; searches with each tested budget (iterations, so the
-figures do not depend on the machine's load) choose a move, and the *loss* of a choice is
-the reference's win probability of its best move minus that of the chosen one (a move the
-reference never tried counts as its worst).  Use it to screen search settings before
-spending a strength run on them.
+thing per decision: on fixed 4-player placement positions (from games between heuristic
+bots) a long reference search values every move; searches with each tested budget
+(iterations, so the figures do not depend on the machine's load) choose a move, and the
+*loss* of a choice is the reference's win probability of its best move minus that of the
+chosen one (a move the reference never tried counts as its worst).  Use it to screen
+search settings before spending a strength run on them.
 
 Prints, per budget, the mean loss (in win probability per decision) and how often the
 choice is the reference's best.  ``--exploration`` and ``--margin-weight`` change the
 tested searches only; the reference keeps the defaults.
 
 Usage: ``python benchmarks/decision_quality.py [--positions 30] [--reference 40000]
-[--budgets 600,6000] [--seeds 3] [--exploration C] [--margin-weight W] [--json]``.
+[--budgets 600,6000] [--seeds 3] [--workers 2] [--exploration C] [--margin-weight W]
+[--json]``.
 """
 
 from __future__ import annotations
