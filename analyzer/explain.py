@@ -5,18 +5,14 @@ Kept as a function of its own so analysis, review and (later) coaching speak ali
 
 from __future__ import annotations
 
+from positions import rules
 from positions.layout import COLOR_LETTERS, SITES_PER_CITY, SIZES
 from positions.moves import Move, NoPlacement, Placement, Selection
 from positions.state import GameState
 
 
 def _majority_owner(state: GameState, city: int) -> int:
-    owned = [0] * 4
-    for site in range(city * SITES_PER_CITY, (city + 1) * SITES_PER_CITY):
-        if state.owner[site] >= 0:
-            owned[state.owner[site]] += 1
-    best = max(owned)
-    return owned.index(best) if best > 0 and owned.count(best) == 1 else -1
+    return rules.city_majority(rules.city_buildings(state.owner, city))
 
 
 def _tallest_owner(state: GameState) -> int:

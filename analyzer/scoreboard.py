@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import random
 
-from positions.layout import CITIES, COLORS, SITES, SIZES
+from positions import rules
+from positions.layout import CITIES, COLORS, SITES, SITES_PER_CITY, SIZES
 from positions.state import GameState
 
 # Zobrist keys: one random 64-bit number per (variable, value).  Variables: stories
@@ -30,18 +31,9 @@ _random = random.Random(20240601)
 ZOBRIST = [[_random.getrandbits(64) for _ in range(VALUES)] for _ in range(V_COUNT)]
 
 
-def city_winner(city_count: list[int], base: int) -> int:
-    """The color owning strictly most buildings among ``city_count[base:base+4]``, or -1."""
-    best = 0
-    winner = -1
-    for color in range(COLORS):
-        n = city_count[base + color]
-        if n > best:
-            best = n
-            winner = color
-        elif n == best and n > 0:
-            winner = -1
-    return winner
+def _winner(city_count: list[int], base: int) -> int:
+    """The majority color of the city whose counts start at ``city_count[base]``, or -1."""
+    return rules.city_majority(city_count[base : base + COLORS])
 
 
 class ScoreBoard:
@@ -54,16 +46,14 @@ class ScoreBoard:
         self.stories = state.stories[:]
         self.height = state.height[:]
         self.owner = state.owner[:]
-        self.city_count = [0] * (CITIES * COLORS)
-        for site in range(SITES):
-            if self.owner[site] >= 0:
-                self.city_count[(site // 9) * COLORS + self.owner[site]] += 1
-        self.city_winner = [city_winner(self.city_count, c * COLORS) for c in range(CITIES)]
+        # buildings per city and color, flat: city_count[city*4 + color]
+        self.city_count = [n for c in range(CITIES) for n in rules.city_buildings(self.owner, c)]
+        self.city_winner = [_winner(self.city_count, c * COLORS) for c in range(CITIES)]
         self.tmax = max(self.height)
         at_max = [self.owner[s] for s in range(SITES) if self.height[s] == self.tmax]
         self.tcount = len(at_max) if self.tmax > 0 else 0
         self.towner = (at_max[0] if len(set(at_max)) == 1 else -2) if self.tmax > 0 else -2
-        self.rp = self._points_from_scratch()
+        self.rp = rules.round_points(self.height, self.owner, self.shared)
         self.hash = 0
         for index, value in enumerate(self.stories):
             self.hash ^= ZOBRIST[V_STORIES + index][value]
@@ -75,19 +65,6 @@ class ScoreBoard:
             return towner
         return -1
 
-    def _points_from_scratch(self) -> list[int]:
-        points = [0] * COLORS
-        for site in range(SITES):
-            if self.owner[site] >= 0:
-                points[self.owner[site]] += 1
-        for winner in self.city_winner:
-            if winner >= 0:
-                points[winner] += 2
-        scorer = self._scorer(self.tmax, self.tcount, self.towner)
-        if scorer >= 0:
-            points[scorer] += 3
-        return points
-
     def points_after(self, site: int, color: int, size: int) -> list[int]:
         """The round points per color if ``color`` put ``size`` stories on ``site`` now
         (the board is not changed)."""
@@ -95,14 +72,14 @@ class ScoreBoard:
         prev = self.owner[site]
         if prev != color:
             rp[color] += 1
-            base = (site // 9) * COLORS
+            base = (site // SITES_PER_CITY) * COLORS
             counts = self.city_count[base : base + COLORS]
             counts[color] += 1
             if prev >= 0:
                 rp[prev] -= 1
                 counts[prev] -= 1
-            old = self.city_winner[site // 9]
-            new = city_winner(counts, 0)
+            old = self.city_winner[site // SITES_PER_CITY]
+            new = rules.city_majority(counts)
             if new != old:
                 if old >= 0:
                     rp[old] -= 2
@@ -124,7 +101,7 @@ class ScoreBoard:
         """Put ``size`` stories of ``color`` on ``site`` (a legal placement), keeping the
         round points and the hash up to date; returns what ``take_block`` needs to undo it."""
         prev = self.owner[site]
-        city = site // 9
+        city = site // SITES_PER_CITY
         undo = (
             site,
             color,
@@ -151,7 +128,7 @@ class ScoreBoard:
             self.city_count[base + color] += 1
             if prev >= 0:
                 self.city_count[base + prev] -= 1
-            self.city_winner[city] = city_winner(self.city_count, base)
+            self.city_winner[city] = _winner(self.city_count, base)
         self.hash = h
         height = self.height[site]
         if height > self.tmax:
@@ -169,9 +146,9 @@ class ScoreBoard:
         self.height[site] -= size
         if prev != color:
             self.owner[site] = prev
-            base = (site // 9) * COLORS
+            base = (site // SITES_PER_CITY) * COLORS
             self.city_count[base + color] -= 1
             if prev >= 0:
                 self.city_count[base + prev] += 1
-            self.city_winner[site // 9] = winner
+            self.city_winner[site // SITES_PER_CITY] = winner
         self.tmax, self.tcount, self.towner, self.rp, self.hash = tmax, tcount, towner, rp, h

@@ -65,11 +65,8 @@ class RoundScorer:
         self.height = state.height
         self.owner = state.owner
         self.shared = state.options.tallest_tie == "shared"
-        self.city_owned = [[0] * COLORS for _ in range(CITIES)]
-        for site in range(SITES):
-            if state.owner[site] >= 0:
-                self.city_owned[site // SITES_PER_CITY][state.owner[site]] += 1
-        self.city_winner = [_majority(counts) for counts in self.city_owned]
+        self.city_owned = [rules.city_buildings(state.owner, city) for city in range(CITIES)]
+        self.city_winner = [rules.city_majority(counts) for counts in self.city_owned]
         self.tallest = max(state.height)
         tall = [s for s in range(SITES) if state.height[s] == self.tallest and self.tallest]
         self.tall_count = len(tall)
@@ -94,7 +91,7 @@ class RoundScorer:
         if old >= 0:
             counts[old] -= 1
         counts[color] += 1
-        winner = _majority(counts)
+        winner = rules.city_majority(counts)
         if winner >= 0:
             points[winner] += 2
         # the tallest building
@@ -116,14 +113,6 @@ class RoundScorer:
         if count == 1 or (count > 1 and self.shared and len(owners) == 1):
             return next(iter(owners))
         return -1
-
-
-def _majority(counts: list[int]) -> int:
-    """The color owning strictly the most buildings of a city, or -1."""
-    best = max(counts)
-    if best == 0 or counts.count(best) > 1:
-        return -1
-    return counts.index(best)
 
 
 def _combine(view: GameState):

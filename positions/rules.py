@@ -47,17 +47,31 @@ def round_points(
         if tallest_count == 1 or (tallest_shared and len(tallest_owners) == 1):
             points[tallest_owners.pop()] += 3
     for city in range(CITIES):
-        owned = [0] * COLORS
-        for s in range(city * SITES_PER_CITY, (city + 1) * SITES_PER_CITY):
-            if owner[s] >= 0:
-                owned[owner[s]] += 1
-        best = max(owned)
-        if best > 0 and owned.count(best) == 1:
-            points[owned.index(best)] += 2
+        winner = city_majority(city_buildings(owner, city))
+        if winner >= 0:
+            points[winner] += 2
     for s in range(SITES):
         if owner[s] >= 0:
             points[owner[s]] += 1
     return points
+
+
+def city_buildings(owner: Sequence[int], city: int) -> list[int]:
+    """Buildings owned per color (a, b, c, d) in ``city`` (0-based)."""
+    owned = [0] * COLORS
+    for s in range(city * SITES_PER_CITY, (city + 1) * SITES_PER_CITY):
+        if owner[s] >= 0:
+            owned[owner[s]] += 1
+    return owned
+
+
+def city_majority(buildings: Sequence[int]) -> int:
+    """The color owning strictly more of a city's buildings than every other color, given
+    the buildings per color; -1 when no color does (no buildings, or a tie for most)."""
+    best = max(buildings)
+    if best == 0 or buildings.count(best) > 1:
+        return -1
+    return buildings.index(best)
 
 
 def tallest_owned(height: Sequence[int], owner: Sequence[int], colors: Sequence[int]) -> int:
