@@ -155,7 +155,7 @@ def show(position: PositionArg, as_json: JsonOption = False) -> None:
     if as_json:
         _print_json(data)
         return
-    from positions.terminal import position_view
+    from render.terminal import position_view
 
     _out_console().print(position_view(data))
 
@@ -302,7 +302,7 @@ def play(
     elif out is None:
         typer.echo(text, nl=not text.endswith("\n"))
     else:
-        from positions.terminal import game_summary_view
+        from render.terminal import game_summary_view
 
         _out_console().print(game_summary_view(summary))
 
