@@ -37,40 +37,53 @@ draw the played pile becomes the deck (``GameState._draw``).
 
 from __future__ import annotations
 
-from analyzer.scoreboard import (
-    V_HANDS,
-    V_PLAYED,
-    V_SELECTED,
-    V_TO_MOVE,
-    ZOBRIST,
-    ScoreBoard,
-)
+import random
+
 from positions import rules
 from positions.layout import (
     CARD_TYPES,
     CARDS_PER_TYPE,
     CITIES,
+    COLORS,
     HAND_SIZE,
+    SITES,
     SIZES,
 )
 from positions.moves import no_placement_action, placement_action
+from positions.scoring import RoundScorer
 from positions.state import GameState, Phase
 
 OBJECTIVES = ("win", "round-points", "margin")
 INFINITY = 10**6
+
+# Zobrist keys: one random 64-bit number per (variable, value).  Variables: stories
+# (site*4 + color), owners, hand counts, the played pile, selected blocks and the player to
+# move.
+VALUES = 64
+V_STORIES = 0
+V_OWNER = V_STORIES + SITES * COLORS
+V_HANDS = V_OWNER + SITES
+V_PLAYED = V_HANDS + 4 * 10
+V_SELECTED = V_PLAYED + 10
+V_TO_MOVE = V_SELECTED + COLORS * SIZES
+V_COUNT = V_TO_MOVE + 1
+_random = random.Random(20240601)
+ZOBRIST = [[_random.getrandbits(64) for _ in range(VALUES)] for _ in range(V_COUNT)]
 
 
 class BudgetExceeded(Exception):
     """The search visited more nodes than its budget allows."""
 
 
-class ExactSearch(ScoreBoard):
+class ExactSearch(RoundScorer):
     """The search from one placement-phase position with every hand shown.
 
     ``objective`` is one of ``OBJECTIVES``; ``node_budget`` bounds the positions visited
     (``BudgetExceeded`` is raised beyond it).  ``mover_draws_best`` lets the mover choose
     the cards they draw (a what-if for telling whether a draw matters; puzzles never use
-    it).  The state is copied, never changed.
+    it).  The state is copied, never changed.  The board and its round points
+    (``points``) are those of ``positions.scoring.RoundScorer``, kept up to date by
+    ``put_block`` / ``take_block`` as the search plays and unplays placements.
     """
 
     def __init__(
@@ -82,7 +95,9 @@ class ExactSearch(ScoreBoard):
             raise ValueError("the exact search starts in the placement phase")
         if any(not state.hand_is_known(p) for p in range(state.players)):
             raise ValueError("the exact search needs every hand shown")
-        super().__init__(state)
+        super().__init__(
+            state.stories, state.height, state.owner, state.options.tallest_tie == "shared"
+        )
         table = state.layout
         self.state = state
         self.objective = objective
@@ -157,7 +172,7 @@ class ExactSearch(ScoreBoard):
         -6..+2)."""
         left = self.left
         mine_left = self.rem[self.mover]
-        rp = self.rp
+        rp = self.points
         if self.objective == "round-points":
             now = sum(rp[c] for c in self.mover_colors)
             return max(0, now - 6 * left), now + 6 * mine_left + 2 * (left - mine_left)
@@ -183,7 +198,11 @@ class ExactSearch(ScoreBoard):
     # ----- cards and turns ----------------------------------------------------------------
 
     def _hash_from_scratch(self) -> int:
-        h = self.hash  # the board's part
+        h = 0
+        for index, value in enumerate(self.stories):
+            h ^= ZOBRIST[V_STORIES + index][value]
+        for site, owner in enumerate(self.owner):
+            h ^= ZOBRIST[V_OWNER + site][owner + 1]
         for index, value in enumerate(self.hands):
             h ^= ZOBRIST[V_HANDS + index][value]
         for card, value in enumerate(self.played):
@@ -259,9 +278,17 @@ class ExactSearch(ScoreBoard):
         turn; the draw is separate.  Returns the undo."""
         card, site, color, size, _ = move
         player = self.to_move
-        board = self.put_block(site, color, size) if site >= 0 else None
         zob = ZOBRIST
-        h = self.hash
+        h = saved_hash = self.hash
+        board = None
+        if site >= 0:
+            index = site * COLORS + color
+            count = self.stories[index]
+            h ^= zob[V_STORIES + index][count] ^ zob[V_STORIES + index][count + size]
+            previous = self.owner[site]
+            if previous != color:
+                h ^= zob[V_OWNER + site][previous + 1] ^ zob[V_OWNER + site][color + 1]
+            board = self.put_block(site, color, size)
         hand_index = player * 10
         if card > 0:
             hand_index += card
@@ -284,7 +311,6 @@ class ExactSearch(ScoreBoard):
         self.to_move = following
         self.rem[player] -= 1
         self.left -= 1
-        saved_hash = self.hash
         self.hash = h
         return board, move, player, saved_hash
 
@@ -343,7 +369,7 @@ class ExactSearch(ScoreBoard):
         try:
             if self.left == 0:
                 self.nodes += 1
-                return self.value_of(self.rp)
+                return self.value_of(self.points)
             reshuffled = self._reshuffle() if self.deck_total == 0 else None
             try:
                 return self._draw_node(player, alpha, beta)
@@ -437,7 +463,7 @@ class ExactSearch(ScoreBoard):
         if self.nodes > self.budget:
             raise BudgetExceeded
         if self.left == 0:
-            return self.value_of(self.rp)
+            return self.value_of(self.points)
         lowest, highest = self.bounds()
         if lowest >= beta or lowest == highest:
             return lowest
@@ -518,7 +544,7 @@ class ExactSearch(ScoreBoard):
         moves = self.moves(player)
         if len(moves) < 2:
             return moves
-        now = self.value_of_heuristic(self.rp)
+        now = self.value_of_heuristic(self.points)
         scored = [
             (
                 self.value_of_heuristic(self.points_after(m[1], m[2], m[3])) if m[1] >= 0 else now,
@@ -544,7 +570,7 @@ class ExactSearch(ScoreBoard):
             if site >= 0:
                 value = self.value_of(self.points_after(site, color, size), site, color, size)
             else:
-                value = self.value_of(self.rp)
+                value = self.value_of(self.points)
             if maximizing:
                 if value > best:
                     best = value

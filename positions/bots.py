@@ -8,8 +8,8 @@ these bots, the external-program bot (``positions.external``) and the search's M
 has this shape, so a game or a match can seat any mix of them.
 
 The bots here are cheap (well under a millisecond a move): they score the candidate placements
-with ``RoundScorer``, which answers "what would each color score if the round were scored
-right after this one placement" without copying the board.
+with ``positions.scoring.RoundScorer``, which answers "what would each color score if the
+round were scored right after this one placement" without making it.
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from typing import Protocol
 
 import numpy as np
 
-from positions import rules
 from positions.errors import ManhattanError
-from positions.layout import CITIES, COLORS, SITES, SITES_PER_CITY, SIZES
+from positions.layout import COLORS, SITES_PER_CITY, SIZES
 from positions.moves import Move, NoPlacement, Selection, decode_action
+from positions.scoring import RoundScorer
 from positions.state import GameState, Phase
 
 
@@ -51,68 +51,6 @@ class Bot(Protocol):
 
 
 # ----- what-if scoring ----------------------------------------------------------------
-
-
-class RoundScorer:
-    """The round points of every color after one hypothetical placement on a fixed board.
-
-    Built once per decision in O(sites); each ``points_after`` query is O(colors): only the
-    placed-on site, its city's majority and the tallest building can change.  Agrees with
-    ``rules.round_points`` on the board with the block placed (a differential test says so).
-    """
-
-    def __init__(self, state: GameState):
-        self.height = state.height
-        self.owner = state.owner
-        self.shared = state.options.tallest_tie == "shared"
-        self.city_owned = [rules.city_buildings(state.owner, city) for city in range(CITIES)]
-        self.city_winner = [rules.city_majority(counts) for counts in self.city_owned]
-        self.tallest = max(state.height)
-        tall = [s for s in range(SITES) if state.height[s] == self.tallest and self.tallest]
-        self.tall_count = len(tall)
-        self.tall_owners = {state.owner[s] for s in tall}
-        self.base = rules.round_points(state.height, state.owner, self.shared)
-
-    def points_after(self, site: int, color: int, size: int) -> list[int]:
-        """Points per color (a-d) if ``color`` put ``size`` stories on ``site`` and the
-        round were scored at once.  The placement is assumed legal."""
-        points = self.base[:]
-        old = self.owner[site]
-        # buildings owned
-        if old >= 0:
-            points[old] -= 1
-        points[color] += 1
-        # the site's city majority
-        city = site // SITES_PER_CITY
-        winner = self.city_winner[city]
-        if winner >= 0:
-            points[winner] -= 2
-        counts = self.city_owned[city][:]
-        if old >= 0:
-            counts[old] -= 1
-        counts[color] += 1
-        winner = rules.city_majority(counts)
-        if winner >= 0:
-            points[winner] += 2
-        # the tallest building
-        before = self._tallest_scorer(self.tall_count, self.tall_owners)
-        if before >= 0:
-            points[before] -= 3
-        new_height = self.height[site] + size
-        if new_height > self.tallest:
-            after = color
-        elif new_height == self.tallest:  # the site was lower, so it joins the tie
-            after = self._tallest_scorer(self.tall_count + 1, self.tall_owners | {color})
-        else:
-            after = before
-        if after >= 0:
-            points[after] += 3
-        return points
-
-    def _tallest_scorer(self, count: int, owners: set[int]) -> int:
-        if count == 1 or (count > 1 and self.shared and len(owners) == 1):
-            return next(iter(owners))
-        return -1
 
 
 def _combine(view: GameState):
@@ -177,7 +115,7 @@ class GreedyBot:
         actions = view.legal_actions()
         if decode_action(actions[0])[0] == "none":
             return _smallest_give_up(view, actions, rng)
-        scorer = RoundScorer(view)
+        scorer = RoundScorer.of_state(view)
         best: list[int] = []
         best_value = None
         for action in actions:
@@ -275,8 +213,8 @@ class _PlacementJudge:
         self.me = view.to_move
         self.my_colors = view.layout.player_colors[self.me]
         self.opponents = [p for p in range(view.players) if p != self.me]
-        self.scorer = RoundScorer(view)
-        self.before = [_player_value(view, p, self.scorer.base) for p in range(view.players)]
+        self.scorer = RoundScorer.of_state(view)
+        self.before = [_player_value(view, p, self.scorer.points) for p in range(view.players)]
         self.my_blocks = view.blocks_held(self.me)
         self.leader = -1
         if view.round == view.layout.rounds and view.players > 2:

@@ -15,12 +15,12 @@ from positions.bots import (
     GreedyBot,
     HeuristicBot,
     RandomBot,
-    RoundScorer,
     biggest_selection,
 )
 from positions.moves import NoPlacement, Placement, Selection
 from positions.notation import parse_position
 from positions.options import RuleOptions
+from positions.scoring import RoundScorer
 from positions.state import GameState, Phase
 
 BOTS = [RandomBot, GreedyBot, HeuristicBot]
@@ -89,8 +89,8 @@ def test_round_scorer_matches_the_rules(players: int, options: RuleOptions) -> N
     picker = random.Random(players)
     checked = 0
     for state in random_states(players, 40, seed=3, options=options):
-        scorer = RoundScorer(state)
-        assert scorer.base == state.round_points()
+        scorer = RoundScorer.of_state(state)
+        assert scorer.points == state.round_points()
         for _ in range(30):
             site = picker.randrange(54)
             color = picker.choice(list(state.colors_in_play()))

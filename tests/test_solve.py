@@ -352,7 +352,7 @@ def test_incremental_points_equal_the_rules(shared):
         state = tail_position(rng.choice((2, 3, 4)), rng.randint(1, 8), seed)
         state.options = options
         search = ExactSearch(state, "round-points", 10**6)
-        assert search.rp == rules.round_points(state.height, state.owner, shared)
+        assert search.points == rules.round_points(state.height, state.owner, shared)
         for site in range(54):
             for color in range(state.layout.colors_in_play):
                 for size in range(1, SIZES + 1):
@@ -365,10 +365,10 @@ def test_incremental_points_equal_the_rules(shared):
                     expected = rules.round_points(height, owner, shared)
                     assert search.points_after(site, color, size) == expected
                     undo = search.put_block(site, color, size)
-                    assert search.rp == expected
+                    assert search.points == expected
                     search.take_block(undo)
                     checked += 1
-        assert search.rp == rules.round_points(state.height, state.owner, shared)
+        assert search.points == rules.round_points(state.height, state.owner, shared)
     assert checked > 1000
 
 
