@@ -8,6 +8,7 @@ into a table or JSON.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,7 +20,8 @@ from positions.state import GameState
 from search.ismcts import SearchConfig
 from search.limits import Limit
 from search.parallel import Parallelism, run_search
-from search.results import SearchResult
+from search.results import Candidate, SearchResult
+from search.stats import Z95, rate_standard_error, wilson_interval
 
 DEFAULT_SECONDS = 5.0
 
@@ -61,7 +63,11 @@ def make_evaluator(epsilon: float):
 
 @dataclass(frozen=True)
 class CandidateMove:
-    """One candidate of the analysis, from the mover's point of view."""
+    """One candidate of the analysis, from the mover's point of view.
+
+    ``win_low``–``win_high`` is a 95 % interval of ``win`` (Wilson's, from the visits);
+    ``equal_to_best`` marks a candidate the search cannot tell from the best (see
+    ``equal_to_best``)."""
 
     move: str
     visits: int
@@ -69,6 +75,24 @@ class CandidateMove:
     score: float
     margin: float
     reason: str | None
+    win_low: float = 0.0
+    win_high: float = 1.0
+    equal_to_best: bool = False
+
+
+EQUAL_MIN_SHARE = 0.05  # of the best's visits: a candidate with fewer was set aside
+
+
+def equal_to_best(best: Candidate, other: Candidate) -> bool:
+    """Whether the search cannot tell ``other`` from ``best``: their win rates differ by
+    less than 1.96 standard errors of the difference, and ``other`` was searched enough
+    to count (at least 5 % of the best's visits; fewer means the search set it aside)."""
+    if other.visits < EQUAL_MIN_SHARE * best.visits:
+        return False
+    spread = math.hypot(
+        rate_standard_error(best.win, best.visits), rate_standard_error(other.win, other.visits)
+    )
+    return abs(best.win - other.win) < Z95 * spread
 
 
 @dataclass
@@ -103,6 +127,9 @@ class Analysis:
                     "win": round(c.win, 4),
                     "score": round(c.score, 2),
                     "margin": round(c.margin, 2),
+                    "win_low": round(c.win_low, 4),
+                    "win_high": round(c.win_high, 4),
+                    "equal_to_best": c.equal_to_best,
                     "reason": c.reason,
                 }
                 for c in self.candidates
@@ -150,6 +177,7 @@ def analyze(
         settings.config,
         progress,
     )
+    best = result.best
     candidates = [
         CandidateMove(
             c.move,
@@ -158,6 +186,8 @@ def analyze(
             c.score,
             c.margin,
             explain_move(view, view.actions_to_move(c.actions)),
+            *wilson_interval(c.win * c.visits, c.visits),
+            equal_to_best=c is not best and equal_to_best(best, c),
         )
         for c in result.candidates
     ]

@@ -2,17 +2,21 @@
 
 For each decision the position before it is searched from the mover's view (cards the
 record does not reveal are re-dealt consistently by the search; the card the mover played
-is known to have been in their hand).  The engine's choice gives ``win_before``; the
-played move's own statistics give ``win_after`` — from the same search when it tried the
-move often enough, else from a search restricted to that move.  ``loss`` is the drop in
-win % points, ``points_loss`` the drop in expected final score.
+is known to have been in their hand).  The search's most visited decision is the engine's
+choice.  When the move played differs, the two are compared on the same dealt worlds and
+playout seeds (``search.compare``: paired samples, common random numbers), which gives the
+loss in win % points and in expected final points with a standard error.
 
-Marks (lichess's scale, settable): a drop of at least 5 / 10 / 15 win-% points is ``?!``
-/ ``?`` / ``??``.  No mark once the game is decided for the mover: when even the best
-move wins at most ``decided`` (3 %) or the played move still wins at least
-``1 - decided``.  Accuracy per move follows lichess's curve,
-``103.1668 · exp(−0.04354 · loss) − 3.1669`` clamped to 0-100, and a player's accuracy
-is the mean over their decisions.
+Marks (lichess's scale, settable): a loss of at least 5 / 10 / 15 win-% points is ``?!`` /
+``?`` / ``??`` — but only when the loss clears the threshold with confidence: the mark is
+the most severe one whose threshold lies below ``loss − 1.645 × standard error`` (a
+one-sided 95 % bound).  No mark once the game is decided for the mover: when even the
+engine's choice wins at most ``decided`` (3 %) or the played move still wins at least
+``1 - decided``.  The engine's choice is offered as the better move (``better``) only when
+the comparison shows it better with the same confidence and the search visited it at least
+``min_visits`` times, never on a handful of visits.  Accuracy per move follows lichess's
+curve, ``103.1668 · exp(−0.04354 · loss) − 3.1669`` clamped to 0-100, and a player's
+accuracy is the mean over their decisions.
 
 The result is plain data (``Review``) for any renderer, and ``annotate`` writes the
 figures back into the record as marks and comments.
@@ -30,19 +34,25 @@ from positions.errors import ManhattanError
 from positions.moves import NoPlacement, Placement
 from positions.record import GameRecord, RecordedMove
 from positions.state import GameState
+from search import stopping
+from search.compare import compare_decisions
 from search.ismcts import SearchConfig
 from search.limits import Limit
-from search.parallel import Parallelism, run_search
+from search.parallel import Parallelism, run_search, warm_up
+from search.stats import Z95_ONE_SIDED
 
 MARKS_BY_SEVERITY = ("??", "?", "?!")
+DEFAULT_SECONDS_PER_MOVE = 1.0
 
 
 @dataclass(frozen=True)
 class ReviewSettings:
     """How each decision is searched and judged.  ``iterations_per_move`` (with the seed
-    and workers) makes a review repeatable; otherwise ``seconds_per_move`` of wall time."""
+    and workers) makes a review repeatable; otherwise ``seconds_per_move`` of wall time.
+    ``search_share`` of a decision's budget finds the engine's choice, the rest compares
+    it with the move played (only when they differ)."""
 
-    seconds_per_move: float = 0.5
+    seconds_per_move: float = DEFAULT_SECONDS_PER_MOVE
     iterations_per_move: int | None = None
     workers: int = 1
     seed: int = 0
@@ -50,18 +60,22 @@ class ReviewSettings:
     scheduler: str | None = None
     thresholds: tuple[float, float, float] = (5.0, 10.0, 15.0)  # ?!, ?, ?? in win-% points
     decided: float = 0.03
-    min_visits: int = 30  # fewer visits for the played move: search it on its own
+    min_visits: int = 30  # the engine's choice needs this many visits to be offered
+    confidence_z: float = Z95_ONE_SIDED
+    search_share: float = 0.5
     epsilon: float = 0.1
     config: SearchConfig = SearchConfig()
 
     def __post_init__(self) -> None:
         low, mid, high = self.thresholds
-        if not 0 < low <= mid <= high:
+        if not 0 < low <= mid <= high <= 100:
             raise ManhattanError(
-                f"mark thresholds must be positive and ascending, not {self.thresholds}"
+                f"mark thresholds must be ascending win-% points in (0, 100], not {self.thresholds}"
             )
-        if not self.seconds_per_move > 0:
+        if not 0 < self.seconds_per_move < math.inf:
             raise ManhattanError(f"time per move must be positive, not {self.seconds_per_move}")
+        if not 0 < self.search_share < 1:
+            raise ManhattanError(f"search share must be in (0, 1), not {self.search_share}")
 
     def parallelism(self) -> Parallelism:
         """The ``Parallelism`` these settings ask for (raises ``ManhattanError`` if bad)."""
@@ -79,19 +93,30 @@ class ReviewSettings:
 
 @dataclass(frozen=True)
 class DecisionReview:
-    """The judgement of one decision (``index`` counts every decision from 0)."""
+    """The judgement of one decision (``index`` counts every decision from 0).
+
+    ``best`` is the engine's choice (the most visited decision); ``better`` is the same move
+    when it is established as better than the one played, else ``None``.  ``loss`` and
+    ``points_loss`` (≥ 0) are the paired estimates of what the move played gave away,
+    ``loss_se`` and ``points_loss_se`` their standard errors (0 when the move played is the
+    engine's choice); ``compared`` counts the paired iterations behind them.
+    """
 
     index: int
     player: int  # 1-based
     played: str
     best: str
+    better: str | None
     win_before: float
     win_after: float
-    loss: float  # win-% points lost, ≥ 0
-    points_loss: float  # expected final points lost, ≥ 0
+    loss: float  # win-% points
+    loss_se: float
+    points_loss: float
+    points_loss_se: float
     mark: str | None
     best_score: float
     played_score: float
+    compared: int = 0
 
     @property
     def accuracy(self) -> float:
@@ -114,6 +139,10 @@ class PlayerSummary:
     timeline: list[tuple[int, float]]  # (decision index, win after the move)
 
 
+def _round(value: float, digits: int) -> float | None:
+    return round(value, digits) if math.isfinite(value) else None
+
+
 @dataclass
 class Review:
     """A reviewed game: per decision and per player; ``complete`` is false when the review
@@ -127,7 +156,7 @@ class Review:
     settings: ReviewSettings = field(default_factory=ReviewSettings, repr=False)
 
     def to_json(self) -> dict:
-        """The review as JSON-ready data (the shape of issue 4's ``review --json``)."""
+        """The review as JSON-ready data."""
         return {
             "players": [
                 {
@@ -142,7 +171,10 @@ class Review:
                             "index": d.index,
                             "played": d.played,
                             "best": d.best,
+                            "better": d.better,
                             "loss": round(d.loss, 1),
+                            "points_loss": round(d.points_loss, 1),
+                            "mark": d.mark,
                         }
                         for d in p.biggest
                     ],
@@ -156,29 +188,46 @@ class Review:
                     "player": d.player,
                     "played": d.played,
                     "best": d.best,
+                    "better": d.better,
                     "win_before": round(d.win_before, 4),
                     "win_after": round(d.win_after, 4),
                     "loss": round(d.loss, 2),
+                    "loss_se": _round(d.loss_se, 2),
                     "points_loss": round(d.points_loss, 2),
+                    "points_loss_se": _round(d.points_loss_se, 2),
                     "mark": d.mark,
+                    "compared": d.compared,
                 }
                 for d in self.decisions
             ],
             "complete": self.complete,
+            "interrupted": not self.complete,
             "reviewed": len(self.decisions),
             "total_decisions": self.total_decisions,
             "seconds": round(self.seconds, 2),
         }
 
 
+def is_decided(win_before: float, win_after: float, settings: ReviewSettings) -> bool:
+    """Whether the game is already decided for the mover (no mark is given then)."""
+    return win_before <= settings.decided or win_after >= 1.0 - settings.decided
+
+
+def confident_loss(loss: float, loss_se: float, settings: ReviewSettings) -> float:
+    """The loss the player gave away at least, with one-sided 95 % confidence."""
+    return loss - settings.confidence_z * loss_se
+
+
 def mark_for(
-    loss: float, win_before: float, win_after: float, settings: ReviewSettings
+    loss: float, loss_se: float, win_before: float, win_after: float, settings: ReviewSettings
 ) -> str | None:
-    """The mark a win-% ``loss`` earns (None below the first threshold or when decided)."""
-    if win_before <= settings.decided or win_after >= 1.0 - settings.decided:
+    """The mark a win-% ``loss`` with standard error ``loss_se`` earns: the most severe whose
+    threshold the confident loss clears (None below the first, or when decided)."""
+    if is_decided(win_before, win_after, settings):
         return None
+    sure = confident_loss(loss, loss_se, settings)
     for mark, threshold in zip(MARKS_BY_SEVERITY, reversed(settings.thresholds), strict=True):
-        if loss >= threshold:
+        if sure >= threshold:
             return mark
     return None
 
@@ -200,54 +249,76 @@ def _position_for(state: GameState, recorded: RecordedMove) -> GameState:
 def review_decision(
     state: GameState, recorded: RecordedMove, index: int, settings: ReviewSettings
 ) -> tuple[DecisionReview, bool]:
-    """Judge one decision; returns it and whether a search was interrupted."""
+    """Judge one decision; returns it and whether a stop request cut its searches short."""
     view = _position_for(state, recorded)
     played_actions = tuple(view.move_to_actions(recorded.move))
+    played_text = str(recorded.move)
     parallelism = settings.parallelism()
     evaluator = make_evaluator(settings.epsilon)
     seed = settings.seed + index
-    result = run_search(view, settings.limit(), evaluator, seed, parallelism, settings.config)
-    interrupted = result.interrupted
+    result = run_search(
+        view, settings.limit(settings.search_share), evaluator, seed, parallelism, settings.config
+    )
     best = result.best
-    played = result.candidate(str(recorded.move))
-    if played is None or played.visits < settings.min_visits:
-        forced = run_search(
-            view,
-            settings.limit(1 / 3),
-            evaluator,
-            seed,
-            parallelism,
-            settings.config,
-            forced=played_actions,
+    player = view.current_player() + 1
+    if best.move == played_text:
+        decision = DecisionReview(
+            index,
+            player,
+            played_text,
+            best.move,
+            None,
+            best.win,
+            best.win,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            None,
+            best.score,
+            best.score,
         )
-        interrupted = interrupted or forced.interrupted
-        played = forced.best
-    win_before = max(best.win, played.win)
-    loss = max(0.0, best.win - played.win) * 100.0
-    points_loss = max(0.0, best.score - played.score)
+        return decision, result.interrupted
+    comparison = compare_decisions(
+        view,
+        [best.actions, played_actions],
+        settings.limit(1 - settings.search_share),
+        evaluator,
+        seed,
+        parallelism,
+        settings.config,
+    )
+    engine, played = comparison.values
+    loss, loss_se = 100.0 * played.win_gap, 100.0 * played.win_gap_se
+    established = best.visits >= settings.min_visits and confident_loss(loss, loss_se, settings) > 0
     decision = DecisionReview(
         index=index,
-        player=view.current_player() + 1,
-        played=str(recorded.move),
+        player=player,
+        played=played_text,
         best=best.move,
-        win_before=win_before,
+        better=best.move if established else None,
+        win_before=engine.win,
         win_after=played.win,
-        loss=loss,
-        points_loss=points_loss,
-        mark=mark_for(loss, win_before, played.win, settings),
-        best_score=best.score,
+        loss=max(0.0, loss),
+        loss_se=loss_se,
+        points_loss=max(0.0, played.score_gap),
+        points_loss_se=played.score_gap_se,
+        mark=mark_for(loss, loss_se, engine.win, played.win, settings) if established else None,
+        best_score=engine.score,
         played_score=played.score,
+        compared=comparison.iterations,
     )
-    return decision, interrupted
+    return decision, result.interrupted or comparison.interrupted
 
 
 def summarize_players(record: GameRecord, decisions: list[DecisionReview]) -> list[PlayerSummary]:
-    """Per player: accuracy, mark counts, the three biggest losses, the win timeline."""
+    """Per player: accuracy, mark counts, every marked move (most costly first) and the
+    win timeline."""
     summaries = []
     for player in range(1, record.players + 1):
         mine = [d for d in decisions if d.player == player]
         accuracy = sum(d.accuracy for d in mine) / len(mine) if mine else 0.0
-        biggest = sorted((d for d in mine if d.loss > 0), key=lambda d: -d.loss)[:3]
+        biggest = sorted((d for d in mine if d.mark), key=lambda d: (-d.loss, d.index))
         summaries.append(
             PlayerSummary(
                 player=player,
@@ -269,32 +340,44 @@ def review_game(
     progress: Callable[[int, int], None] | None = None,
 ) -> Review:
     """Review every decision of ``record`` in order.  ``progress(done, total)`` is called
-    after each.  Ctrl-C stops the review after the current decision; what is done is kept
-    (``complete`` is then false).  Raises ``ManhattanError`` for a record that does not
-    replay."""
-    started = time.perf_counter()
+    after each.  A stop request (Ctrl-C) ends the review: the decisions judged in full are
+    kept (``complete`` is then false), the one in progress is dropped.  Raises
+    ``ManhattanError`` for a record that does not replay."""
+    started = time.monotonic()
     states = record.states()
     total = len(record.moves)
+    warm_up(make_evaluator(settings.epsilon), settings.parallelism())
     decisions: list[DecisionReview] = []
-    complete = True
-    try:
-        for index, recorded in enumerate(record.moves):
-            decision, interrupted = review_decision(states[index], recorded, index, settings)
-            decisions.append(decision)
-            if progress is not None:
-                progress(index + 1, total)
-            if interrupted:
-                complete = index + 1 == total
-                break
-    except KeyboardInterrupt:
-        complete = False
+    for index, recorded in enumerate(record.moves):
+        if stopping.requested():
+            break
+        decision, interrupted = review_decision(states[index], recorded, index, settings)
+        if interrupted:
+            break
+        decisions.append(decision)
+        if progress is not None:
+            progress(index + 1, total)
     return Review(
         decisions,
         summarize_players(record, decisions),
         total,
-        time.perf_counter() - started,
-        complete,
+        time.monotonic() - started,
+        len(decisions) == total,
         settings,
+    )
+
+
+def figures_comment(decision: DecisionReview) -> str:
+    """The review's figures of one decision as a record comment."""
+    if decision.played == decision.best:
+        return f"engine agrees, win {decision.win_after:.0%}"
+    loss = f"-{decision.loss:.1f} ± {decision.loss_se:.1f} win-%"
+    points = f"-{decision.points_loss:.1f} ± {decision.points_loss_se:.1f} pts"
+    if decision.better is None:
+        return f"engine prefers {decision.best} but cannot show it is better ({loss}, {points})"
+    return (
+        f"better {decision.better} {decision.win_before:.0%}, played {decision.win_after:.0%} "
+        f"({loss}, {points})"
     )
 
 
@@ -304,12 +387,7 @@ def annotate(record: GameRecord, review: Review) -> GameRecord:
     moves = list(record.moves)
     for decision in review.decisions:
         recorded = moves[decision.index]
-        figures = (
-            f"win {decision.win_after:.0%}"
-            if decision.played == decision.best
-            else f"best {decision.best} {decision.win_before:.0%}, played {decision.win_after:.0%}"
-            f" (-{decision.loss:.1f} %, -{decision.points_loss:.1f} pts)"
-        )
+        figures = figures_comment(decision)
         comment = f"{recorded.comment} | {figures}" if recorded.comment else figures
         moves[decision.index] = replace(
             recorded, mark=decision.mark or recorded.mark, comment=comment

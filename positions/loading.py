@@ -19,6 +19,7 @@ from positions.errors import (
     ManhattanError,
     NotationError,
 )
+from positions.files import read_input_file
 from positions.layout import CARD_TYPES, COLOR_LETTERS, SITES_PER_CITY, SIZES
 from positions.moves import Move, Selection, parse_move
 from positions.notation import parse_position, write_position
@@ -34,12 +35,13 @@ PHASE_NAMES = {Phase.SELECTION: "selection", Phase.PLACEMENT: "placement", Phase
 
 
 def _existing_file(arg: str) -> Path | None:
-    """``arg`` as a path if it names an existing regular file, else ``None``."""
+    """``arg`` as a path if something exists there (a file, or a folder or device that
+    reading will refuse with a clear error), else ``None``."""
     if not arg.strip():
         return None
     path = Path(arg).expanduser()
     try:
-        return path if path.is_file() else None
+        return path if path.exists() else None
     except (OSError, ValueError):  # a name too long for the file system, or holding NUL
         return None
 
@@ -101,15 +103,8 @@ def load_position(arg: str) -> GameState:
 
 
 def read_text(path: Path) -> str:
-    """The text of a UTF-8 file.  Raises ``OSError``, or ``NotationError`` if the file is
-    not UTF-8 text."""
-    data = path.read_bytes()
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise NotationError(
-            f"{path}: not UTF-8 text (byte {error.start + 1} cannot be decoded)"
-        ) from None
+    """The text of a UTF-8 regular file (``positions.files.read_input_file``)."""
+    return read_input_file(path)
 
 
 # ----- applying a list of move tokens ----------------------------------------------------

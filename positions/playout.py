@@ -28,9 +28,14 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-from numba import njit
 
-from positions.layout import (
+from positions import kernel_cache
+
+CACHED = kernel_cache.configure()  # before numba is imported: its cache folder
+
+from numba import njit  # noqa: E402
+
+from positions.layout import (  # noqa: E402
     CARD_TYPES,
     CITIES,
     COLORS,
@@ -40,8 +45,8 @@ from positions.layout import (
     SIZES,
     layout,
 )
-from positions.moves import NO_PLACEMENT_BASE, PICK_BASE
-from positions.state import GameState, Phase
+from positions.moves import NO_PLACEMENT_BASE, PICK_BASE  # noqa: E402
+from positions.state import GameState, Phase  # noqa: E402
 
 # ----- the array layout ---------------------------------------------------------------
 # ``to_arrays`` packs a state into one int64 vector; offsets of its fields:
@@ -123,7 +128,7 @@ def to_arrays(state: GameState) -> np.ndarray:
 # ----- the random generator (splitmix64; state in a one-element uint64 array) -----------
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHED, inline="always")
 def _next(rng):
     z = rng[0] + np.uint64(0x9E3779B97F4A7C15)
     rng[0] = z
@@ -132,13 +137,13 @@ def _next(rng):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHED, inline="always")
 def _below(rng, n):
     """Uniform integer in ``[0, n)`` for ``0 < n < 2**32``."""
     return np.int64(((_next(rng) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHED, inline="always")
 def _uniform(rng):
     return np.float64(_next(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
@@ -146,7 +151,7 @@ def _uniform(rng):
 # ----- board helpers --------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHED, inline="always")
 def _is_mine(color, player, players):
     if color < 0:
         return 0
@@ -155,7 +160,7 @@ def _is_mine(color, player, players):
     return 1 if color == player else 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHED, inline="always")
 def _can_place(stories, owner, site, color, size):
     top = owner[site]
     if top < 0 or top == color:
@@ -163,7 +168,7 @@ def _can_place(stories, owner, site, color, size):
     return stories[site * 4 + color] + size >= stories[site * 4 + top]
 
 
-@njit(cache=True)
+@njit(cache=CACHED)
 def _winner(city_count, city, plus, minus):
     """The color with strictly most buildings in ``city`` (-1 if none), counting one more
     for color ``plus`` and one fewer for ``minus`` (pass -1 for neither)."""
@@ -183,7 +188,7 @@ def _winner(city_count, city, plus, minus):
     return winner
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHED, inline="always")
 def _tallest_scorer(tall, shared):
     """The color scoring the tallest building: ``tall`` holds (max height, buildings at
     that height, their common owner or -2 when owners differ)."""
@@ -194,7 +199,7 @@ def _tallest_scorer(tall, shared):
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHED, inline="always")
 def _owner_gain(site, color, player, players, owner, city_count, city_winner):
     """The change of the mover's building and city-majority points if ``color`` tops
     ``site``."""
@@ -209,7 +214,7 @@ def _owner_gain(site, color, player, players, owner, city_count, city_winner):
     )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=CACHED, inline="always")
 def _tallest_gain(new_height, color, player, players, shared, tall, scorer):
     """The change of the mover's tallest-building points if a block of ``color`` makes a
     building ``new_height`` tall (``scorer``: who scores the tallest now)."""
@@ -222,7 +227,7 @@ def _tallest_gain(new_height, color, player, players, shared, tall, scorer):
     return 3 * (_is_mine(new_scorer, player, players) - _is_mine(scorer, player, players))
 
 
-@njit(cache=True)
+@njit(cache=CACHED)
 def _gain(
     site, color, size, player, players, shared, owner, height, city_count, city_winner, tall, scorer
 ):
@@ -233,7 +238,7 @@ def _gain(
     ) + _tallest_gain(height[site] + size, color, player, players, shared, tall, scorer)
 
 
-@njit(cache=True)
+@njit(cache=CACHED)
 def _greedy_choice(
     player,
     players,
@@ -293,7 +298,7 @@ def _greedy_choice(
     return ties[_below(rng, nties)]
 
 
-@njit(cache=True)
+@njit(cache=CACHED)
 def _board_facts(height, owner):
     """What scoring needs, derived from the board: buildings per city and color
     (``city*4 + color``), each city's majority color (-1 for none) and ``tall`` (max
@@ -319,7 +324,7 @@ def _board_facts(height, owner):
     return city_count, city_winner, tall
 
 
-@njit(cache=True)
+@njit(cache=CACHED)
 def _build(site, color, size, stories, height, owner, city_count, city_winner, tall):
     prev = owner[site]
     stories[site * 4 + color] += size
@@ -345,7 +350,7 @@ def _build(site, color, size, stories, height, owner, city_count, city_winner, t
 # ----- the playout ----------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=CACHED)
 def _pick(a, player, players, quota, epsilon, rng):
     """Choose one selection pick for ``player``; returns ``(slot, color, stories)``."""
     ncol = 2 if players == 2 else 1
@@ -394,7 +399,7 @@ def _pick(a, player, players, quota, epsilon, rng):
     return slot, color, chosen
 
 
-@njit(cache=True)
+@njit(cache=CACHED)
 def _playout(start, seed, epsilon, trace):
     """Play the world ``start`` (see ``to_arrays``) to the end.  Returns the per-player
     win shares then final totals (float64, 2×players) and the number of actions written
@@ -661,6 +666,20 @@ def playout_result(state: GameState, seed: int, epsilon: float) -> tuple[np.ndar
 
 
 _PREPARED = False  # whether this process has compiled or loaded the kernel
+
+
+def needs_compiling() -> bool:
+    """Whether getting the kernel ready in this process means compiling it (a few seconds:
+    the first run after an install, or every run when no cache folder can be written)
+    rather than loading it from the cache (a fraction of a second)."""
+    if _PREPARED:
+        return False
+    if not CACHED:
+        return True
+    try:  # numba keeps no public way to ask; its index is empty when missing or stale
+        return not _playout._cache._cache_file._load_index()
+    except Exception:  # noqa: BLE001 - an unknown numba: assume the slow case
+        return True
 
 
 class PlayoutEvaluator:

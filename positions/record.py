@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from positions.errors import ManhattanError, NotationError
+from positions.files import read_input_file
 from positions.layout import CARD_TYPES, CARDS_PER_TYPE, HAND_SIZE
 from positions.moves import Move, Selection, parse_move
 from positions.notation import parse_position, write_position
@@ -540,11 +541,12 @@ def write_record(record: GameRecord) -> str:
 
 
 def read_text_file(path: str | Path) -> str:
-    """The text of ``path`` (UTF-8).  Raises ``ManhattanError`` naming the file."""
+    """The text of ``path`` (a UTF-8 regular file, ``positions.files.read_input_file``).
+    Raises ``ManhattanError`` naming the file."""
     try:
-        return Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise ManhattanError(f"{path}: not a UTF-8 text file") from None
+        return read_input_file(path)
+    except FileNotFoundError:
+        raise ManhattanError(f"{path}: file not found") from None
     except OSError as error:
         raise ManhattanError(f"{path}: cannot read: {error.strerror or error}") from None
 

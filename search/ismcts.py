@@ -73,10 +73,11 @@ def run_iteration(
     evaluator: Evaluator,
     config: SearchConfig,
     forced: Sequence[int] = (),
-) -> None:
+) -> tuple[Sequence[float], Sequence[float]]:
     """One MCTS iteration in ``world`` (a dealt copy the iteration may change): play the
     ``forced`` actions, select down the tree among the actions legal in this world, expand
-    one node, evaluate, back up."""
+    one node, evaluate, back up.  Returns the outcome it backed up: every player's win
+    share and final total."""
     exploration = config.exploration
     path: list[Node] = []
     node = root
@@ -132,6 +133,7 @@ def run_iteration(
         node.win_sum += float(wins[p])
         node.score_sum += float(totals[p])
         node.margin_sum += margins[p]
+    return wins, totals
 
 
 def _has_whole_decision(node: Node) -> bool:
@@ -142,6 +144,94 @@ def _has_whole_decision(node: Node) -> bool:
     )
 
 
+class TreeSearch:
+    """One searcher's tree(s) for the player to move in ``state``, grown by ``run``.
+
+    ``forced`` actions (one whole decision of the player to move) are played first in every
+    iteration: the search then values that decision alone, as a game review needs for a
+    move the free search seldom tried.  Raises ``ValueError`` for a finished game.
+    """
+
+    def __init__(
+        self,
+        state: GameState,
+        rng: np.random.Generator,
+        evaluator: Evaluator,
+        config: SearchConfig = SearchConfig(),
+        forced: Sequence[int] = (),
+    ):
+        if state.is_terminal():
+            raise ValueError("the game is over: there is nothing to search")
+        self.state = state
+        self.rng = rng
+        self.evaluator = evaluator
+        self.config = config
+        self.forced = tuple(forced)
+        self.observer = state.current_player()
+        self.iterations = 0
+        if config.determinization == "pimc":
+            self.worlds = [
+                state.resample_from_infostate(self.observer, rng) for _ in range(config.worlds)
+            ]
+            self.roots = [Node(-1) for _ in self.worlds]
+        else:
+            self.worlds, self.roots = [], [Node(-1)]
+
+    def has_whole_decision(self) -> bool:
+        """Whether the tree holds at least one whole decision of the root player."""
+        return any(_has_whole_decision(root) for root in self.roots)
+
+    def step(self) -> None:
+        """One iteration: deal a world the observer cannot tell from the real one (or take
+        the next fixed world in PIMC) and run one MCTS iteration in it."""
+        if self.worlds:
+            index = self.iterations % len(self.worlds)
+            world = self.worlds[index].clone()
+            run_iteration(
+                self.roots[index], world, self.rng, self.evaluator, self.config, self.forced
+            )
+        else:
+            world = self.state.resample_from_infostate(self.observer, self.rng)
+            run_iteration(self.roots[0], world, self.rng, self.evaluator, self.config, self.forced)
+        self.iterations += 1
+
+    def run(
+        self,
+        iterations: int | None = None,
+        deadline: float | None = None,
+        should_stop: Callable[[], bool] | None = None,
+    ) -> bool:
+        """Iterate until ``iterations`` in all (counting earlier runs), the ``deadline``
+        (a ``time.monotonic()`` instant) or ``should_stop()`` (polled every 32 iterations)
+        — but never stop before the tree holds a whole decision of the root player (a few
+        iterations at most).  Returns whether ``should_stop`` ended it."""
+        stopped = False
+        while True:
+            if not stopped and should_stop is not None and self.iterations % 32 == 0:
+                stopped = should_stop()
+            out_of_budget = (
+                stopped
+                or (iterations is not None and self.iterations >= iterations)
+                or (deadline is not None and time.monotonic() >= deadline)
+            )
+            if out_of_budget and self.has_whole_decision():
+                return stopped
+            self.step()
+
+    def summary(self) -> TreeSummary:
+        """The plain summary of the tree(s) so far (see ``search.tree.summarize``)."""
+        config = self.config
+        count = len(self.roots)
+        merged = TreeSummary(self.observer)
+        for index, root in enumerate(self.roots):
+            share = self.iterations // count + (1 if index < self.iterations % count else 0)
+            part = summarize(
+                root, self.observer, share, config.summary_depth, config.summary_min_visits
+            )
+            merged.merge(part)
+        return merged
+
+
 def search_tree(
     state: GameState,
     limit: Limit,
@@ -150,57 +240,20 @@ def search_tree(
     config: SearchConfig = SearchConfig(),
     should_stop: Callable[[], bool] | None = None,
     forced: Sequence[int] = (),
+    deadline: float | None = None,
 ) -> TreeSummary:
     """Search ``state`` for its player to move within ``limit`` and return the summary of
     the tree.  ``should_stop`` is polled now and then; when it returns true (e.g. the user
-    pressed Ctrl-C) the search ends early with what it has.  ``forced`` actions (one whole
-    decision of the player to move) are played first in every iteration: the search then
-    values that decision alone, as a game review needs for a move the free search seldom
-    tried.  However small the budget, the search goes on until the root player has at least
-    one whole decision to play (a few iterations at most; with a budget of a few dozen
-    iterations or more this never changes the count).  Raises ``ValueError`` for a
-    finished game."""
-    if state.is_terminal():
-        raise ValueError("the game is over: there is nothing to search")
-    observer = state.current_player()
+    pressed Ctrl-C) the search ends early with what it has.  ``deadline`` (a
+    ``time.monotonic()`` instant) replaces the limit's seconds when given, so searchers in
+    several processes can share one end.  ``forced``: see ``TreeSearch``.  However small
+    the budget, the search goes on until the root player has at least one whole decision
+    to play.  Raises ``ValueError`` for a finished game."""
+    search = TreeSearch(state, rng, evaluator, config, forced)
     prepare = getattr(evaluator, "prepare", None)
     if prepare is not None:
         prepare()
-    deadline = None if limit.seconds is None else time.perf_counter() + limit.seconds
-    max_iterations = limit.iterations
-    if config.determinization == "pimc":
-        worlds = [state.resample_from_infostate(observer, rng) for _ in range(config.worlds)]
-        roots = [Node(-1) for _ in worlds]
-    else:
-        worlds, roots = [], [Node(-1)]
-    iterations = 0
-    stopped = False  # by Ctrl-C: sticky, the stop file is not asked again
-    while True:
-        if not stopped and should_stop is not None and iterations % 32 == 0:
-            stopped = should_stop()
-        out_of_budget = (
-            stopped
-            or (max_iterations is not None and iterations >= max_iterations)
-            or (deadline is not None and time.perf_counter() >= deadline)
-        )
-        if out_of_budget and any(_has_whole_decision(root) for root in roots):
-            break
-        if worlds:
-            index = iterations % len(worlds)
-            world = worlds[index].clone()
-            run_iteration(roots[index], world, rng, evaluator, config, forced)
-        else:
-            world = state.resample_from_infostate(observer, rng)
-            run_iteration(roots[0], world, rng, evaluator, config, forced)
-        iterations += 1
-    summary = TreeSummary(observer)
-    for index, root in enumerate(roots):
-        part = summarize(
-            root,
-            observer,
-            iterations // len(roots) + (1 if index < iterations % len(roots) else 0),
-            config.summary_depth,
-            config.summary_min_visits,
-        )
-        summary.merge(part)
-    return summary
+    if deadline is None and limit.seconds is not None:
+        deadline = time.monotonic() + limit.seconds
+    search.run(limit.iterations, deadline, should_stop)
+    return search.summary()

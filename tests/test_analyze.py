@@ -143,11 +143,15 @@ def test_review_json_shape_and_annotated_record_rereads():
             "player",
             "played",
             "best",
+            "better",
             "win_before",
             "win_after",
             "loss",
+            "loss_se",
             "points_loss",
+            "points_loss_se",
             "mark",
+            "compared",
         }
     annotated = write_record(annotate(record, review))
     again = read_record(annotated)
@@ -157,11 +161,15 @@ def test_review_json_shape_and_annotated_record_rereads():
 
 def test_mark_thresholds_and_decided_games():
     settings = ReviewSettings()
-    assert mark_for(4.9, 0.5, 0.45, settings) is None
-    assert mark_for(5.0, 0.5, 0.45, settings) == "?!"
-    assert mark_for(10.0, 0.5, 0.4, settings) == "?"
-    assert mark_for(15.0, 0.5, 0.35, settings) == "??"
-    assert mark_for(40.0, 0.02, 0.0, settings) is None  # already lost
-    assert mark_for(2.0, 1.0, 0.98, settings) is None  # still won
+    assert mark_for(4.9, 0.0, 0.5, 0.45, settings) is None
+    assert mark_for(5.0, 0.0, 0.5, 0.45, settings) == "?!"
+    assert mark_for(10.0, 0.0, 0.5, 0.4, settings) == "?"
+    assert mark_for(15.0, 0.0, 0.5, 0.35, settings) == "??"
+    assert mark_for(40.0, 0.0, 0.02, 0.0, settings) is None  # already lost
+    assert mark_for(2.0, 0.0, 1.0, 0.98, settings) is None  # still won
+    # a loss marks only when it clears the threshold with confidence
+    assert mark_for(16.0, 1.0, 0.5, 0.34, settings) == "?"
+    assert mark_for(16.0, 0.5, 0.5, 0.34, settings) == "??"
+    assert mark_for(8.0, 2.0, 0.5, 0.42, settings) is None
     with pytest.raises(ManhattanError):
         ReviewSettings(thresholds=(10.0, 5.0, 15.0))

@@ -246,10 +246,10 @@ def test_record_file_errors_name_the_file(tmp_path: Path) -> None:
     with pytest.raises(NotationError) as caught:
         load_record(path)
     assert str(caught.value).startswith(f"{path}: line 4, column 12: illegal move '=1111'")
-    with pytest.raises(ManhattanError, match="missing.mgn: cannot read"):
+    with pytest.raises(ManhattanError, match="missing.mgn: file not found"):
         load_record(tmp_path / "missing.mgn")
     path.write_bytes(b"\xff\xfe[Game")
-    with pytest.raises(ManhattanError, match="bad.mgn: not a UTF-8 text file"):
+    with pytest.raises(ManhattanError, match="bad.mgn: not UTF-8 text"):
         load_record(path)
 
 
