@@ -1,0 +1,509 @@
+"""The HTML reports: a game review and a position's analysis, each one self-contained
+file (see ``render.page``) built from the analyzer's plain JSON-ready results.
+
+``review_report_html(record, review_data)`` takes ``analyzer.review.Review.to_json()``:
+the win-probability graph per player, the move list with marks, the board after any
+move with the move and the engine's choice highlighted and what the move cost, ← / → to
+step, and the per-player summary.  ``analysis_report_html(state, analysis_data)`` takes
+``analyzer.engine.Analysis.to_json()``: the board with the top candidates and the table.
+
+Both read only the keys they show and accept more (a newer analyzer may add intervals
+and standard errors, shown when present); a decision whose ``best`` is null has no move
+established as better.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+from typing import Any
+
+from positions.errors import ManhattanError
+from positions.layout import COLOR_LETTERS
+from positions.moves import Placement, parse_move
+from positions.record import GameRecord
+from positions.state import GameState
+from render.graph import LEFT, GraphPlayer, plot_x, win_graph_svg
+from render.page import chip, frames_data, html_page, mark_class
+from render.svg import Highlight, board_svg
+
+BIGGEST = 5  # mistakes listed per player in the summary
+BOARD_CANDIDATES = 5  # candidates drawn on the analysis board
+
+
+# ----- reading the analyzer's data ---------------------------------------------------------
+
+
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _percent(value: Any) -> str:
+    number = _number(value)
+    return "–" if number is None else f"{number * 100:.0f}%"
+
+
+def _interval(item: dict[str, Any]) -> str | None:
+    low, high = _number(item.get("win_low")), _number(item.get("win_high"))
+    if low is None or high is None:
+        return None
+    return f"{low * 100:.0f}–{high * 100:.0f}%"
+
+
+def _decisions(review_data: dict[str, Any], record: GameRecord) -> dict[int, dict[str, Any]]:
+    """The review's decisions by index, checked against the record."""
+    if not isinstance(review_data, dict) or not isinstance(review_data.get("decisions"), list):
+        raise ManhattanError("review data: expected an object with a 'decisions' list")
+    by_index = {}
+    for k, decision in enumerate(review_data["decisions"]):
+        if not isinstance(decision, dict) or not isinstance(decision.get("index"), int):
+            raise ManhattanError(f"review data: decision {k + 1} has no integer 'index'")
+        index = decision["index"]
+        if not 0 <= index < len(record.moves):
+            raise ManhattanError(
+                f"review data: decision index {index} is outside the record's "
+                f"{len(record.moves)} moves"
+            )
+        if str(decision.get("played")) != str(record.moves[index].move):
+            raise ManhattanError(
+                f"review data: decision {index + 1} played {decision.get('played')!r} but the "
+                f"record has {str(record.moves[index].move)!r}: not a review of this game"
+            )
+        by_index[index] = decision
+    return by_index
+
+
+def _engine_highlight(best: Any, player: int) -> Highlight | None:
+    if not isinstance(best, str) or not best:
+        return None
+    try:
+        move = parse_move(best)
+    except ManhattanError as error:
+        raise ManhattanError(f"review data: engine move {best!r}: {error}") from None
+    label = f"+{move.stories}" if isinstance(move, Placement) else None
+    return Highlight(best, "engine", player, label)
+
+
+# ----- the review ----------------------------------------------------------------------------
+
+
+def review_report_html(
+    record: GameRecord,
+    review_data: dict[str, Any],
+    *,
+    seat: int | str | None = None,
+    title: str | None = None,
+) -> str:
+    """One self-contained HTML page reviewing ``record`` with ``review_data`` (the JSON of
+    ``analyzer.review.Review.to_json()``).
+
+    Frame 0 is the start; frame ``k`` is the board after decision ``k`` (1-based), drawn
+    from ``seat`` (default: the seat of the player who moved, so their cards read as they
+    saw them) with the move played and the engine's choice highlighted.  Raises
+    ``ManhattanError`` when the data does not belong to the record or the record does not
+    replay."""
+    states = record.states()
+    decisions = _decisions(review_data, record)
+    names = [record.tags.get(f"P{p}") for p in range(1, record.players + 1)]
+    total = len(record.moves)
+    movers = [states[i].current_player() + 1 for i in range(total)]
+    rounds = [states[i].round for i in range(total)]
+    for index, decision in decisions.items():
+        if decision.get("player") not in (None, movers[index]):
+            raise ManhattanError(
+                f"review data: decision {index + 1} is P{decision.get('player')}'s, "
+                f"the record's is P{movers[index]}'s"
+            )
+
+    boards = [board_svg(states[0], seat, names=names, standalone=False)]
+    details = [_start_detail(total)]
+    for index, recorded in enumerate(record.moves):
+        mover = movers[index]
+        decision = decisions.get(index)
+        highlights = [Highlight(str(recorded.move), "played", mover)]
+        engine = _engine_highlight(decision.get("best"), mover) if decision else None
+        if engine is not None and engine.move != highlights[0].move:
+            highlights.append(engine)
+        viewer = mover if seat is None else seat
+        boards.append(
+            board_svg(states[index + 1], viewer, highlights, names=names, standalone=False)
+        )
+        details.append(
+            _decision_detail(index, total, rounds[index], mover, names, recorded, decision)
+            + _final_detail(states[index + 1], names)
+        )
+
+    players = [
+        GraphPlayer(p + 1, states[0].layout.player_colors[p], names[p])
+        for p in range(record.players)
+    ]
+    graph = win_graph_svg([decisions[i] for i in sorted(decisions)], total, rounds, players)
+    xs = [float(LEFT)] + [plot_x(i, total) for i in range(total)]
+    body = "\n".join(
+        [
+            _review_header(record, review_data, names, title),
+            '<h2>Players</h2><div class="box">'
+            + _summary_table(record, review_data, decisions, states[-1], names, movers)
+            + "</div>",
+            f'<h2>Win probability after each move</h2><div id="graph" class="box">{graph}</div>',
+            '<div class="cols"><div class="box"><div id="detail"></div>'
+            + _nav("click a move or the graph; ← → step")
+            + '<div id="board"></div></div>'
+            + f'<div class="box moves">{_move_table(record, states, decisions, names)}</div>'
+            + "</div>",
+            "<footer>Made by manhattan. Win % is each player's estimated chance of finishing "
+            "first, judged from their own information; marks ?! ? ?? grow with the win % a "
+            "move gave up.</footer>",
+        ]
+    )
+    page_title = title or f"Manhattan review: {_players_line(names, record.players)}"
+    return html_page(page_title, body, frames_data(boards, details, xs))
+
+
+def _players_line(names: Sequence[str | None], players: int) -> str:
+    return " vs ".join(names[p] or f"P{p + 1}" for p in range(players))
+
+
+def _nav(hint: str) -> str:
+    return (
+        '<div class="nav"><button type="button" data-step="-1" title="previous (←)">◀</button>'
+        '<button type="button" data-step="1" title="next (→)">▶</button>'
+        f'<span class="hint">{escape(hint)}</span></div>'
+    )
+
+
+def _review_header(
+    record: GameRecord, review_data: dict[str, Any], names: Sequence[str | None], title: str | None
+) -> str:
+    facts = [f"{record.players} players"]
+    if record.tags.get("Date"):
+        facts.append(escape(record.tags["Date"]))
+    if record.tags.get("Result"):
+        facts.append(f"result {escape(record.tags['Result'])}")
+    reviewed = review_data.get("reviewed", len(review_data["decisions"]))
+    facts.append(
+        f"{reviewed} of {review_data.get('total_decisions', len(record.moves))} decisions reviewed"
+    )
+    seconds = _number(review_data.get("seconds"))
+    if seconds is not None:
+        facts.append(f"in {seconds:.0f} s")
+    parts = [
+        f"<h1>{escape(title or 'Game review: ' + _players_line(names, record.players))}</h1>",
+        f'<p class="sub">{" · ".join(facts)}</p>',
+    ]
+    if review_data.get("complete") is False:
+        parts.append(
+            '<p class="warn">The review was stopped early: moves after the last reviewed '
+            "one have no figures.</p>"
+        )
+    return "\n".join(parts)
+
+
+def _who(player: int, names: Sequence[str | None], colors: Sequence[int]) -> str:
+    chips = "".join(chip(COLOR_LETTERS[c]) for c in colors)
+    name = names[player - 1] if player - 1 < len(names) else None
+    return f"{chips}P{player}" + (f" {escape(name)}" if name else "")
+
+
+def _start_detail(total: int) -> str:
+    return (
+        f"<b>Start of the game</b> · {total} decisions follow. Press → or click a move to "
+        "see the board after it."
+    )
+
+
+def _decision_detail(
+    index: int,
+    total: int,
+    round_number: int,
+    mover: int,
+    names: Sequence[str | None],
+    recorded: Any,
+    decision: dict[str, Any] | None,
+) -> str:
+    played = str(recorded.move)
+    mark = decision.get("mark") if decision else None
+    head = (
+        f"<b>Decision {index + 1} of {total}</b> · round {round_number} · P{mover}"
+        f"{' ' + escape(names[mover - 1]) if names[mover - 1] else ''} played "
+        f"<b>{escape(played)}</b>"
+        f'<span class="{mark_class(mark)}">{escape(mark or "")}</span>'
+    )
+    if decision is None:
+        return head + "<br>Not reviewed (the review stopped before this decision)."
+    after = f"win {_percent(decision.get('win_after'))}"
+    interval = _interval(decision)
+    if interval:
+        after += f" (range {interval})"
+    best = decision.get("best")
+    if not isinstance(best, str) or not best:
+        return head + f"<br>No move established as better · {after}."
+    if best == played:
+        return head + f"<br>The engine's choice too · {after}."
+    loss = _number(decision.get("loss")) or 0.0
+    loss_text = f"{loss:.1f}"
+    loss_se = _number(decision.get("loss_se"))
+    if loss_se is not None:
+        loss_text += f" ± {loss_se:.1f}"
+    cost = (
+        f"cost <b>{loss_text}</b> win-% points (win {_percent(decision.get('win_before'))}"
+        f" → {_percent(decision.get('win_after'))})"
+    )
+    points = _number(decision.get("points_loss"))
+    if points is not None:
+        cost += f" and <b>{points:.1f}</b> points"
+    if interval:
+        cost += f"; played move's win range {interval}"
+    return head + f"<br>Engine's choice: <b>{escape(best)}</b> (dashed) · this move {cost}."
+
+
+def _final_detail(state: GameState, names: Sequence[str | None]) -> str:
+    if not state.is_terminal():
+        return ""
+    totals = state.player_totals()
+    places = state.places()
+    result = ", ".join(
+        f"P{p + 1} {totals[p]} ({_ordinal(places[p])})" for p in range(state.players)
+    )
+    return f"<br><b>Final:</b> {result}."
+
+
+def _ordinal(place: int) -> str:
+    return f"{place}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(place, 'th') }"
+
+
+def _summary_table(
+    record: GameRecord,
+    review_data: dict[str, Any],
+    decisions: dict[int, dict[str, Any]],
+    final: GameState,
+    names: Sequence[str | None],
+    movers: Sequence[int],
+) -> str:
+    layout = final.layout
+    summaries = {p.get("player"): p for p in review_data.get("players", []) if isinstance(p, dict)}
+    over = final.is_terminal()
+    totals, places = final.player_totals(), final.places() if over else None
+    rows = [
+        "<table><tr><th>player</th>"
+        + ('<th class="num">final</th>' if over else "")
+        + '<th class="num">accuracy</th><th class="num">?!</th><th class="num">?</th>'
+        '<th class="num">??</th><th>biggest mistakes (click to see)</th></tr>'
+    ]
+    for player in range(1, record.players + 1):
+        summary = summaries.get(player, {})
+        accuracy = _number(summary.get("accuracy"))
+        mine = [d for i, d in decisions.items() if movers[i] == player]
+        counts = [
+            summary.get(key, sum(d.get("mark") == mark for d in mine))
+            for key, mark in (("inaccuracies", "?!"), ("mistakes", "?"), ("blunders", "??"))
+        ]
+        final_cell = ""
+        if places is not None:
+            final_cell = (
+                f'<td class="num">{totals[player - 1]} ({_ordinal(places[player - 1])})</td>'
+            )
+        rows.append(
+            f"<tr><td>{_who(player, names, layout.player_colors[player - 1])}</td>{final_cell}"
+            f'<td class="num">{"–" if accuracy is None else f"{accuracy:.1f}"}</td>'
+            + "".join(f'<td class="num">{escape(str(c))}</td>' for c in counts)
+            + f"<td>{_biggest(mine)}</td></tr>"
+        )
+    rows.append("</table>")
+    return "".join(rows)
+
+
+def _biggest(mine: Sequence[dict[str, Any]]) -> str:
+    lost = [d for d in mine if (_number(d.get("loss")) or 0.0) > 0]
+    lost.sort(key=lambda d: -(_number(d.get("loss")) or 0.0))
+    if not lost:
+        return '<span class="loss">none</span>'
+    items = []
+    for d in lost[:BIGGEST]:
+        mark = d.get("mark")
+        best = d.get("best")
+        better = f" → {escape(best)}" if isinstance(best, str) and best else ""
+        items.append(
+            f'<li data-frame="{d["index"] + 1}">{d["index"] + 1}. {escape(str(d["played"]))}'
+            f'<span class="{mark_class(mark)}">{escape(mark or "")}</span>{better} '
+            f'<span class="loss">−{_number(d.get("loss")) or 0.0:.1f}%</span></li>'
+        )
+    more = len(lost) - BIGGEST
+    tail = f'<span class="loss">and {more} smaller</span>' if more > 0 else ""
+    return f'<ul class="mistakes">{"".join(items)}</ul>{tail}'
+
+
+def _move_table(
+    record: GameRecord,
+    states: Sequence[GameState],
+    decisions: dict[int, dict[str, Any]],
+    names: Sequence[str | None],
+) -> str:
+    players = record.players
+    layout = states[0].layout
+    head = "".join(
+        f"<th>{_who(p, names, layout.player_colors[p - 1])}</th>" for p in range(1, players + 1)
+    )
+    rows = [f"<table><tr>{head}</tr>"]
+    row: dict[int, str] = {}  # column (player, 0-based) -> cell of the current turn cycle
+
+    def flush() -> None:
+        if row:
+            rows.append("<tr>" + "".join(row.get(c, "<td></td>") for c in range(players)) + "</tr>")
+            row.clear()
+
+    current_round = None
+    for index, recorded in enumerate(record.moves):
+        state = states[index]
+        column = state.current_player()
+        if state.round != current_round:
+            flush()
+            current_round = state.round
+            rows.append(f'<tr><th class="round" colspan="{players}">Round {state.round}</th></tr>')
+        if row and column <= max(row):
+            flush()
+        row[column] = _move_cell(index, str(recorded.move), decisions.get(index))
+    flush()
+    rows.append("</table>")
+    return "".join(rows)
+
+
+def _move_cell(index: int, played: str, decision: dict[str, Any] | None) -> str:
+    mark = decision.get("mark") if decision else None
+    tip = f"{index + 1}. {played}"
+    if decision:
+        best = decision.get("best")
+        if isinstance(best, str) and best and best != played:
+            tip += f" · engine {best} · −{_number(decision.get('loss')) or 0.0:.1f} win-%"
+    return (
+        f'<td class="mv" data-frame="{index + 1}" title="{escape(tip)}">{escape(played)}'
+        f'<span class="{mark_class(mark)}">{escape(mark or "")}</span></td>'
+    )
+
+
+# ----- the analysis ----------------------------------------------------------------------------
+
+
+def analysis_report_html(
+    state: GameState,
+    analysis_data: dict[str, Any],
+    *,
+    top: int = 8,
+    seat: int | str | None = None,
+    names: Sequence[str | None] = (),
+) -> str:
+    """One self-contained HTML page of the analysis ``analysis_data`` (the JSON of
+    ``analyzer.engine.Analysis.to_json()``) of ``state``: the board from ``seat`` (default
+    the player to move) with the best candidates highlighted, and a table of the ``top``
+    candidates (win %, its interval when the data has one, expected score, margin,
+    reason); a row shows that candidate alone on the board.  Raises ``ManhattanError``
+    for data without a ``moves`` list or with moves that do not parse."""
+    if not isinstance(analysis_data, dict) or not isinstance(analysis_data.get("moves"), list):
+        raise ManhattanError("analysis data: expected an object with a 'moves' list")
+    if state.is_terminal():
+        raise ManhattanError("analysis report: the game is over, there is no move to show")
+    mover = analysis_data.get("to_move")
+    mover = mover if isinstance(mover, int) else state.current_player() + 1
+    candidates = [c for c in analysis_data["moves"] if isinstance(c, dict) and "move" in c][:top]
+    for k, candidate in enumerate(candidates, start=1):
+        try:
+            parse_move(str(candidate["move"]))
+        except ManhattanError as error:
+            raise ManhattanError(f"analysis data: candidate {k}: {error}") from None
+
+    def highlight(rank: int, candidate: dict[str, Any]) -> Highlight:
+        kind = "engine" if rank == 1 else "candidate"
+        return Highlight(str(candidate["move"]), kind, mover, str(rank))
+
+    shown = [highlight(r, c) for r, c in enumerate(candidates[:BOARD_CANDIDATES], start=1)]
+    boards = [board_svg(state, seat, shown, names=names, standalone=False)]
+    details = [
+        f"<b>The {len(shown)} best candidates</b> for P{mover}: 1 is the engine's choice "
+        "(dashed). Click a row to see one alone."
+    ]
+    for rank, candidate in enumerate(candidates, start=1):
+        boards.append(
+            board_svg(state, seat, [highlight(rank, candidate)], names=names, standalone=False)
+        )
+        details.append(_candidate_detail(rank, candidate))
+    body = "\n".join(
+        [
+            _analysis_header(analysis_data, mover),
+            '<div class="cols"><div class="box"><div id="detail"></div>'
+            + _nav("← → step through the candidates")
+            + '<div id="board"></div></div>'
+            + f'<div class="box">{_candidate_table(candidates)}{_line(analysis_data)}</div>'
+            + "</div>",
+            "<footer>Made by manhattan. Win % is the mover's estimated chance of finishing "
+            "first, from the mover's own information; the score is the expected final total."
+            "</footer>",
+        ]
+    )
+    return html_page(f"Manhattan analysis: P{mover} to move", body, frames_data(boards, details))
+
+
+def _analysis_header(data: dict[str, Any], mover: int) -> str:
+    facts = []
+    if isinstance(data.get("iterations"), int):
+        facts.append(f"{data['iterations']} iterations")
+    seconds = _number(data.get("seconds"))
+    if seconds is not None:
+        facts.append(f"{seconds:.1f} s")
+    if data.get("best"):
+        facts.append(f"best <b>{escape(str(data['best']))}</b>")
+    if data.get("interrupted"):
+        facts.append("interrupted")
+    position = escape(str(data.get("position", "")))
+    return (
+        f"<h1>Analysis: P{mover} to move</h1>"
+        f'<p class="sub">{" · ".join(facts)}</p>'
+        f'<p class="sub"><code style="word-break:break-all">{position}</code></p>'
+    )
+
+
+def _candidate_detail(rank: int, candidate: dict[str, Any]) -> str:
+    parts = [f"<b>{rank}. {escape(str(candidate['move']))}</b>"]
+    win = f"win {_percent(candidate.get('win'))}"
+    interval = _interval(candidate)
+    if interval:
+        win += f" ({interval})"
+    parts.append(win)
+    score = _number(candidate.get("score"))
+    if score is not None:
+        parts.append(f"expected score {score:.1f}")
+    if candidate.get("reason"):
+        parts.append(escape(str(candidate["reason"])))
+    return " · ".join(parts)
+
+
+def _candidate_table(candidates: Sequence[dict[str, Any]]) -> str:
+    has_interval = any(_interval(c) for c in candidates)
+    head = (
+        '<tr><th class="num">#</th><th>move</th><th class="num">visits</th>'
+        '<th class="num">win</th>'
+        + ('<th class="num">interval</th>' if has_interval else "")
+        + '<th class="num">score</th><th class="num">margin</th><th>reason</th></tr>'
+    )
+    rows = [f'<table class="candidates">{head}']
+    for rank, c in enumerate(candidates, start=1):
+        score, margin = _number(c.get("score")), _number(c.get("margin"))
+        rows.append(
+            f'<tr class="cand" data-frame="{rank}"><td class="num">{rank}</td>'
+            f"<td><b>{escape(str(c['move']))}</b></td>"
+            f'<td class="num">{escape(str(c.get("visits", "")))}</td>'
+            f'<td class="num">{_percent(c.get("win"))}</td>'
+            + (f'<td class="num">{_interval(c) or "–"}</td>' if has_interval else "")
+            + f'<td class="num">{"–" if score is None else f"{score:.1f}"}</td>'
+            f'<td class="num">{"–" if margin is None else f"{margin:+.1f}"}</td>'
+            f"<td>{escape(str(c.get('reason') or ''))}</td></tr>"
+        )
+    rows.append("</table>")
+    return "".join(rows)
+
+
+def _line(data: dict[str, Any]) -> str:
+    line = [m for m in data.get("line", []) if isinstance(m, dict)]
+    if not line:
+        return ""
+    moves = " ".join(f"P{m.get('player')} {escape(str(m.get('move')))}" for m in line)
+    return f'<p class="sub">Expected line: {moves}</p>'
