@@ -1,82 +1,142 @@
-"""Plain-words reasons for a move: what it does on the board that a player would name.
+"""Explanations in words: what a move does and why one move is better than another.
 
-Kept as a function of its own so analysis, review and (later) coaching speak alike.
+One library for analysis ("why" column), review and the coach, so they all speak alike:
+
+* ``describe_move(state, move) -> MoveFacts``: what one move does — the tallest building,
+  its city's majority, the building it makes or takes and from whom (players by number,
+  with their standing: the leader, last place), the points of this round, which opponent
+  can undo it on their next turn and how likely (from the cards the mover cannot see),
+  and for a selection which big blocks it takes now and keeps for which round;
+* ``compare_moves(state, move, engine_move, figures=...) -> Explanation``: both moves
+  described, how they differ, and why the engine's move is better (quoting the search's
+  win % and expected score when given);
+* ``explain_move`` and ``why_better``: the one-line forms.
+
+Everything returned is plain data, with its words in ``text`` / ``sentences``, so the
+terminal, the HTML report and the coach render the same facts.  The facts are built in
+``explain_facts`` (placements), ``explain_selection``, ``explain_replies`` (who can answer
+next turn) and ``explain_chance``; the words in ``explain_words`` and ``explain_compare``.
 """
 
 from __future__ import annotations
 
-from positions import rules
-from positions.layout import COLOR_LETTERS, SITES_PER_CITY, SIZES
-from positions.moves import Move, NoPlacement, Placement, Selection
+from dataclasses import dataclass
+
+from analyzer.explain_compare import Difference, Figures, differences, why_line
+from analyzer.explain_describe import MoveFacts, as_move, describe_move
+from positions.errors import ManhattanError
+from positions.moves import Move, Selection
 from positions.state import GameState
 
-
-def _majority_owner(state: GameState, city: int) -> int:
-    return rules.city_majority(rules.city_buildings(state.owner, city))
-
-
-def _tallest_owner(state: GameState) -> int:
-    """Color owning the single tallest building, or -1 when none or tied."""
-    tallest = max(state.height)
-    sites = [s for s, h in enumerate(state.height) if h == tallest]
-    return state.owner[sites[0]] if tallest > 0 and len(sites) == 1 else -1
-
-
-def _placement_reasons(before: GameState, after: GameState, move: Placement) -> list[str]:
-    player = before.to_move
-    colors = before.layout.player_colors[player]
-    reasons = []
-    site = (move.city - 1) * SITES_PER_CITY + before.layout.card_sites[player][move.card]
-    previous_owner = before.owner[site]
-    if _tallest_owner(after) in colors and _tallest_owner(before) not in colors:
-        reasons.append("takes the tallest building")
-    elif _tallest_owner(before) >= 0 and _tallest_owner(after) == -1:
-        reasons.append("ties the tallest building so nobody scores it")
-    city = move.city - 1
-    if _majority_owner(after, city) in colors and _majority_owner(before, city) not in colors:
-        reasons.append(f"wins the majority in city {move.city}")
-    elif _majority_owner(before, city) >= 0 and _majority_owner(after, city) == -1:
-        reasons.append(f"breaks the majority in city {move.city}")
-    if previous_owner >= 0 and previous_owner not in colors:
-        reasons.append(f"takes over a building from {COLOR_LETTERS[previous_owner]}")
-    gained = sum(after.round_points()[c] - before.round_points()[c] for c in colors)
-    if not reasons and gained > 0:
-        reasons.append(f"gains {gained} point{'s' if gained != 1 else ''} this round")
-    return reasons
+__all__ = [
+    "Difference",
+    "Explanation",
+    "Figures",
+    "MoveFacts",
+    "compare_moves",
+    "describe_move",
+    "explain_move",
+    "why_better",
+]
 
 
-def _selection_reasons(state: GameState, move: Selection) -> list[str]:
-    rounds_left = state.layout.rounds - state.round
-    reasons = []
-    for color, part in zip(state.layout.player_colors[state.to_move], move.blocks, strict=True):
-        fours_left = state.supply[color * SIZES + 3]
-        taken = part.count(4)
-        kept = fours_left - taken
-        name = f" of {COLOR_LETTERS[color]}" if len(move.blocks) > 1 else ""
-        if rounds_left and kept >= 2 and taken == 0:
-            amount = "both" if kept == 2 else f"all {kept}"
-            reasons.append(f"keeps {amount} 4-story blocks{name} for later rounds")
-        elif rounds_left and kept == 1 and taken == 0:
-            reasons.append(f"keeps the last 4-story block{name} for a later round")
-        elif taken >= 2:
-            reasons.append(f"brings {taken} 4-story blocks{name} to fight for the tallest now")
-    return reasons
+@dataclass(frozen=True)
+class Explanation:
+    """Two moves of one position compared: ``move`` (the one played or considered) and
+    ``engine_move`` (the engine's choice), their ``differences`` heaviest first, the
+    search's ``figures`` for (move, engine move) when given, ``summary`` (one line: why
+    the engine's move is better) and ``sentences`` (the whole explanation)."""
+
+    move: MoveFacts
+    engine_move: MoveFacts
+    differences: tuple[Difference, ...]
+    figures: tuple[Figures, Figures] | None
+    summary: str
+    sentences: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        """The sentences as one paragraph."""
+        return " ".join(self.sentences)
+
+    @property
+    def same_move(self) -> bool:
+        """Whether the move is the engine's own."""
+        return self.move.move == self.engine_move.move
+
+    @property
+    def win_cost(self) -> float | None:
+        """Win-% points the move loses against the engine's (``None`` without figures)."""
+        if self.figures is None:
+            return None
+        return (self.figures[1].win - self.figures[0].win) * 100
+
+    @property
+    def score_cost(self) -> float | None:
+        """Expected final points the move loses against the engine's."""
+        if self.figures is None:
+            return None
+        return self.figures[1].score - self.figures[0].score
+
+
+def _sentence(clause: str) -> str:
+    return clause[:1].upper() + clause[1:] + "."
+
+
+def compare_moves(
+    state: GameState,
+    move: Move | str,
+    engine_move: Move | str,
+    *,
+    figures: tuple[Figures, Figures] | None = None,
+) -> Explanation:
+    """Compare ``move`` with ``engine_move`` (moves or their notation) for the player to
+    move in ``state``: what each does, where they differ and why the engine's is better.
+    ``figures`` are the search's ``Figures`` for (move, engine move).  ``state`` is not
+    changed.  Raises ``ManhattanError`` for a finished game or an illegal move."""
+    move, engine_move = as_move(move), as_move(engine_move)
+    if isinstance(move, Selection) != isinstance(engine_move, Selection):
+        raise ManhattanError(f"{move} and {engine_move} are not moves of the same decision")
+    mine = describe_move(state, move)
+    engine = describe_move(state, engine_move)
+    found = differences(engine, mine)
+    summary = why_line(engine, mine, found, figures)
+    sentences = [_sentence(f"{mine.move} {mine.text}")]
+    if mine.move == engine.move:
+        sentences.append("It is the engine's move.")
+        if figures is not None:
+            sentences.append(
+                _sentence(
+                    f"the search gives it {figures[1].win:.0%} to win and "
+                    f"{figures[1].score:.1f} points"
+                )
+            )
+    else:
+        sentences.append(_sentence(f"{engine.move} {engine.text}"))
+        sentences.extend(_sentence(d.text) for d in found[:4])
+        sentences.append(_sentence(f"why {engine.move}: {summary}"))
+    return Explanation(mine, engine, tuple(found), figures, summary, tuple(sentences))
 
 
 def explain_move(state: GameState, move: Move) -> str | None:
-    """A short plain-words reason for ``move`` in ``state`` ("takes the tallest building",
-    "wins the majority in city 4", "keeps both 4-story blocks for later rounds"), or
-    ``None`` when no reason is clear.  ``state`` is not changed."""
-    if isinstance(move, Selection):
-        reasons = _selection_reasons(state, move)
-    elif isinstance(move, NoPlacement):
-        reasons = [f"no placement is legal: gives up a {move.stories}-story block"]
-    else:
-        after = state.clone()
-        try:
-            after.apply_move(move)
-        except ValueError:
-            return None
-        reasons = _placement_reasons(state, after, move)
-    return "; ".join(reasons) if reasons else None
+    """A one-line plain-words reason for ``move`` in ``state`` ("takes a building from P1
+    (last place) in city 1; P1 can take it back next turn with card 4 (31%)"), or
+    ``None`` when the move cannot be described (not legal here, or the game is over).
+    ``state`` is not changed."""
+    try:
+        return describe_move(state, move).line or None
+    except ManhattanError:
+        return None
 
+
+def why_better(
+    state: GameState,
+    move: Move | str,
+    engine_move: Move | str,
+    *,
+    figures: tuple[Figures, Figures] | None = None,
+) -> str:
+    """One line saying why ``engine_move`` is better than ``move`` in ``state`` (for
+    analysis: the top move against the runner-up).  Raises ``ManhattanError`` like
+    ``compare_moves``."""
+    return compare_moves(state, move, engine_move, figures=figures).summary
