@@ -57,20 +57,12 @@ class FrozenEngine:
     python: Path
     build_seconds: float
 
-    def bot_spec(self, iterations: int, seed: int) -> str:
+    def bot_spec(self, iterations: int, seed: int | str) -> str:
         """The ``cmd:`` bot spec of this engine searching ``iterations`` per decision with
-        its own random generator seeded by ``seed``."""
-        return "cmd:" + shlex.join(
-            [
-                str(self.python),
-                "-I",
-                str(ADAPTER),
-                "--iterations",
-                str(iterations),
-                "--seed",
-                str(seed),
-            ]
-        )
+        its own random generator seeded by ``seed`` (a number, or a placeholder such as
+        ``{seed}`` that the caller replaces by one)."""
+        command = shlex.join([str(self.python), "-I", str(ADAPTER)])
+        return f"cmd:{command} --iterations {int(iterations)} --seed {seed}"
 
 
 def cache_folder(name: str) -> Path:
