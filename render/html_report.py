@@ -73,15 +73,32 @@ def _decisions(review_data: dict[str, Any], record: GameRecord) -> dict[int, dic
     return by_index
 
 
-def _engine_highlight(best: Any, player: int) -> Highlight | None:
-    if not isinstance(best, str) or not best:
-        return None
+def _alternative(decision: dict[str, Any] | None) -> tuple[str | None, bool]:
+    """The engine's move to show beside the move played, and whether the review
+    established it as better.  Newer reviews say so in ``better`` (null when not
+    established); older ones only give ``best``."""
+    if not decision:
+        return None, False
+    played = str(decision.get("played"))
+    best = decision.get("best")
+    best = best if isinstance(best, str) and best and best != played else None
+    if "better" in decision:
+        better = decision["better"]
+        if isinstance(better, str) and better and better != played:
+            return better, True
+        return best, False
+    return best, best is not None
+
+
+def _engine_highlight(move_text: str, established: bool, player: int) -> Highlight:
     try:
-        move = parse_move(best)
+        move = parse_move(move_text)
     except ManhattanError as error:
-        raise ManhattanError(f"review data: engine move {best!r}: {error}") from None
+        raise ManhattanError(f"review data: engine move {move_text!r}: {error}") from None
     label = f"+{move.stories}" if isinstance(move, Placement) else None
-    return Highlight(best, "engine", player, label)
+    if established:
+        return Highlight(move_text, "engine", player, label)
+    return Highlight(move_text, "candidate", player, label, "engine's choice, not clearly better")
 
 
 # ----- the review ----------------------------------------------------------------------------
@@ -121,9 +138,9 @@ def review_report_html(
         mover = movers[index]
         decision = decisions.get(index)
         highlights = [Highlight(str(recorded.move), "played", mover)]
-        engine = _engine_highlight(decision.get("best"), mover) if decision else None
-        if engine is not None and engine.move != highlights[0].move:
-            highlights.append(engine)
+        alternative, established = _alternative(decision)
+        if alternative is not None:
+            highlights.append(_engine_highlight(alternative, established, mover))
         viewer = mover if seat is None else seat
         boards.append(
             board_svg(states[index + 1], viewer, highlights, names=names, standalone=False)
@@ -235,26 +252,33 @@ def _decision_detail(
     interval = _interval(decision)
     if interval:
         after += f" (range {interval})"
-    best = decision.get("best")
-    if not isinstance(best, str) or not best:
+    alternative, established = _alternative(decision)
+    if alternative is None:
+        best = decision.get("best")
+        if best == played:
+            return head + f"<br>The engine's choice too · {after}."
         return head + f"<br>No move established as better · {after}."
-    if best == played:
-        return head + f"<br>The engine's choice too · {after}."
-    loss = _number(decision.get("loss")) or 0.0
-    loss_text = f"{loss:.1f}"
-    loss_se = _number(decision.get("loss_se"))
-    if loss_se is not None:
-        loss_text += f" ± {loss_se:.1f}"
+    loss = f"{_number(decision.get('loss')) or 0.0:.1f}{_se(decision.get('loss_se'))}"
     cost = (
-        f"cost <b>{loss_text}</b> win-% points (win {_percent(decision.get('win_before'))}"
-        f" → {_percent(decision.get('win_after'))})"
+        f"<b>{loss}</b> win-% points (win {_percent(decision.get('win_before'))} → "
+        f"{_percent(decision.get('win_after'))})"
     )
     points = _number(decision.get("points_loss"))
     if points is not None:
-        cost += f" and <b>{points:.1f}</b> points"
+        cost += f" and <b>{points:.1f}{_se(decision.get('points_loss_se'))}</b> points"
     if interval:
         cost += f"; played move's win range {interval}"
-    return head + f"<br>Engine's choice: <b>{escape(best)}</b> (dashed) · this move {cost}."
+    if established:
+        return head + f"<br>Better: <b>{escape(alternative)}</b> (dashed) · this move cost {cost}."
+    return (
+        head + f"<br>Engine's choice <b>{escape(alternative)}</b> (dotted) is not clearly "
+        f"better: the estimated cost, {cost}, is within the noise of the search."
+    )
+
+
+def _se(value: Any) -> str:
+    number = _number(value)
+    return f" ± {number:.1f}" if number else ""
 
 
 def _final_detail(state: GameState, names: Sequence[str | None]) -> str:
@@ -288,7 +312,7 @@ def _summary_table(
         "<table><tr><th>player</th>"
         + ('<th class="num">final</th>' if over else "")
         + '<th class="num">accuracy</th><th class="num">?!</th><th class="num">?</th>'
-        '<th class="num">??</th><th>biggest mistakes (click to see)</th></tr>'
+        '<th class="num">??</th><th>marked moves, biggest first (click to see)</th></tr>'
     ]
     for player in range(1, record.players + 1):
         summary = summaries.get(player, {})
@@ -314,23 +338,27 @@ def _summary_table(
 
 
 def _biggest(mine: Sequence[dict[str, Any]]) -> str:
-    lost = [d for d in mine if (_number(d.get("loss")) or 0.0) > 0]
-    lost.sort(key=lambda d: -(_number(d.get("loss")) or 0.0))
-    if not lost:
-        return '<span class="loss">none</span>'
+    """The player's marked moves, most costly first: the first few, then the rest folded."""
+    marked = [d for d in mine if d.get("mark")]
+    marked.sort(key=lambda d: (-(_number(d.get("loss")) or 0.0), d["index"]))
+    if not marked:
+        return '<span class="loss">no marked move</span>'
     items = []
-    for d in lost[:BIGGEST]:
-        mark = d.get("mark")
-        best = d.get("best")
-        better = f" → {escape(best)}" if isinstance(best, str) and best else ""
+    for d in marked:
+        alternative, _ = _alternative(d)
+        better = f" → {escape(alternative)}" if alternative else ""
         items.append(
             f'<li data-frame="{d["index"] + 1}">{d["index"] + 1}. {escape(str(d["played"]))}'
-            f'<span class="{mark_class(mark)}">{escape(mark or "")}</span>{better} '
+            f'<span class="{mark_class(d.get("mark"))}">{escape(str(d["mark"]))}</span>{better} '
             f'<span class="loss">−{_number(d.get("loss")) or 0.0:.1f}%</span></li>'
         )
-    more = len(lost) - BIGGEST
-    tail = f'<span class="loss">and {more} smaller</span>' if more > 0 else ""
-    return f'<ul class="mistakes">{"".join(items)}</ul>{tail}'
+    shown = f'<ul class="mistakes">{"".join(items[:BIGGEST])}</ul>'
+    if len(items) > BIGGEST:
+        shown += (
+            f"<details><summary>{len(items) - BIGGEST} more</summary>"
+            f'<ul class="mistakes">{"".join(items[BIGGEST:])}</ul></details>'
+        )
+    return shown
 
 
 def _move_table(
@@ -371,10 +399,10 @@ def _move_table(
 def _move_cell(index: int, played: str, decision: dict[str, Any] | None) -> str:
     mark = decision.get("mark") if decision else None
     tip = f"{index + 1}. {played}"
-    if decision:
-        best = decision.get("best")
-        if isinstance(best, str) and best and best != played:
-            tip += f" · engine {best} · −{_number(decision.get('loss')) or 0.0:.1f} win-%"
+    alternative, established = _alternative(decision)
+    if alternative:
+        tip += f" · {'better' if established else 'engine'} {alternative}"
+        tip += f" · −{_number(decision.get('loss')) or 0.0:.1f} win-%"
     return (
         f'<td class="mv" data-frame="{index + 1}" title="{escape(tip)}">{escape(played)}'
         f'<span class="{mark_class(mark)}">{escape(mark or "")}</span></td>'

@@ -91,12 +91,14 @@ class Highlight:
     ``played`` (solid outline), the ``engine``'s choice (dashed) or another ``candidate``
     (dotted).  ``player`` (1-based) is who makes the move, default the player to move: a
     card builds on a different site from each seat.  ``label`` is a short text drawn in a
-    badge on the site (a rank, a block's stories)."""
+    badge on the site (a rank, a block's stories); ``caption`` replaces the kind's name in
+    the legend."""
 
     move: str
     kind: str = "played"
     player: int | None = None
     label: str | None = None
+    caption: str | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in HIGHLIGHT_KINDS:
@@ -481,8 +483,8 @@ def _legend(state: GameState, items: Sequence[Highlight], y: int) -> tuple[list[
             continue
         seen.add((item.kind, item.move))
         box = f'x="{x + 1}" y="{y}" width="12" height="12"'
-        name = HIGHLIGHT_NAMES[item.kind]
-        if item.label and item.kind == "candidate":
+        name = _text(item.caption) if item.caption else HIGHLIGHT_NAMES[item.kind]
+        if item.label and item.kind == "candidate" and not item.caption:
             name += f" {_text(item.label)}"
         lines.append(
             f'<g class="highlight {item.kind}"><rect class="halo" {box}/>'
