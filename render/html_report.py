@@ -517,7 +517,7 @@ def _candidate_table(candidates: Sequence[dict[str, Any]]) -> str:
         score, margin = _number(c.get("score")), _number(c.get("margin"))
         rows.append(
             f'<tr class="cand" data-frame="{rank}"><td class="num">{rank}</td>'
-            f"<td><b>{escape(str(c['move']))}</b></td>"
+            f"<td><b>{escape(str(c['move']))}</b>{_equal_note(c)}</td>"
             f'<td class="num">{escape(str(c.get("visits", "")))}</td>'
             f'<td class="num">{_percent(c.get("win"))}</td>'
             + (f'<td class="num">{_interval(c) or "–"}</td>' if has_interval else "")
@@ -527,6 +527,12 @@ def _candidate_table(candidates: Sequence[dict[str, Any]]) -> str:
         )
     rows.append("</table>")
     return "".join(rows)
+
+
+def _equal_note(candidate: dict[str, Any]) -> str:
+    if candidate.get("equal_to_best") is not True:
+        return ""
+    return ' <span class="loss" title="the search cannot tell it from the best">≈ best</span>'
 
 
 def _line(data: dict[str, Any]) -> str:
