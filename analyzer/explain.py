@@ -83,6 +83,14 @@ def _sentence(clause: str) -> str:
     return clause[:1].upper() + clause[1:] + "."
 
 
+def _what_it_does(facts: MoveFacts) -> str:
+    """ "2@3:1 takes a building ...", or for a 2-player selection, whose phrases each name
+    their color, "With =3344/3444, P1's a takes ..."."""
+    if facts.kind == "selection" and facts.players == 2:
+        return _sentence(f"with {facts.move}, {facts.text}")
+    return _sentence(f"{facts.move} {facts.text}")
+
+
 def compare_moves(
     state: GameState,
     move: Move | str,
@@ -101,7 +109,7 @@ def compare_moves(
     engine = describe_move(state, engine_move)
     found = differences(engine, mine)
     summary = why_line(engine, mine, found, figures)
-    sentences = [_sentence(f"{mine.move} {mine.text}")]
+    sentences = [_what_it_does(mine)]
     if mine.move == engine.move:
         sentences.append("It is the engine's move.")
         if figures is not None:
@@ -112,7 +120,7 @@ def compare_moves(
                 )
             )
     else:
-        sentences.append(_sentence(f"{engine.move} {engine.text}"))
+        sentences.append(_what_it_does(engine))
         sentences.extend(_sentence(d.text) for d in found[:4])
         sentences.append(_sentence(f"why {engine.move}: {summary}"))
     return Explanation(mine, engine, tuple(found), figures, summary, tuple(sentences))

@@ -220,12 +220,23 @@ def selection_differences(engine: MoveFacts, move: MoveFacts) -> list[Difference
         if eb.taken != mb.taken:
             does = (big_blocks_phrase(eb, two_colors), big_blocks_phrase(mb, two_colors))
             weight = 0.5 * abs(eb.taken - mb.taken) * (2 if eb.stories == 4 else 1)
-            found.append(_difference("blocks", (1, 0), does, moves, weight=weight))
+            found.append(_told("blocks", weight, does, moves, two_colors))
     if es.stories != ms.stories:
         does = (selected_stories(es), selected_stories(ms))
         weight = 0.1 * abs(sum(es.stories) - sum(ms.stories))
-        found.append(_difference("stories", (1, 0), does, moves, weight=weight))
+        found.append(_told("stories", weight, does, moves, False))
     return found
+
+
+def _told(
+    topic: str, weight: float, does: tuple[str, str], moves: tuple[str, str], clauses: bool
+) -> Difference:
+    """A selection difference, told as the engine's choice; ``clauses`` when each side is
+    a clause with its own subject ("P1's a takes ...")."""
+    if clauses:
+        text = f"with {moves[0]}, {does[0]}; with {moves[1]}, {does[1]}"
+        return Difference(topic, "engine", weight, does[0], does[1], text)
+    return _difference(topic, (1, 0), does, moves, weight=weight)
 
 
 # ----- the comparison --------------------------------------------------------------------

@@ -52,6 +52,7 @@ class SelectionFacts:
     ``threatened_by`` the opponents whose selected blocks can, with one placement, stop
     the mover scoring the tallest building this round."""
 
+    player: int  # 1-based mover
     colors: tuple[str, ...]
     blocks: tuple[BigBlocks, ...]
     stories: tuple[int, ...]
@@ -81,6 +82,7 @@ def describe_selection(state: GameState, move: Selection) -> SelectionFacts:
     board = Board.of(state)
     scorer = board.tallest_scorer()
     return SelectionFacts(
+        player=mover + 1,
         colors=tuple(COLOR_LETTERS[c] for c in colors),
         blocks=tuple(blocks),
         stories=tuple(sum(part) for part in move.blocks),

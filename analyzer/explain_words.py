@@ -237,35 +237,35 @@ def _rounds(rounds: tuple[int, ...], count: int) -> str:
 
 
 def big_blocks_phrase(blocks: BigBlocks, name_color: bool = False) -> str:
-    """ "takes its last 3-story block now", "keeps both 4-story blocks for rounds 3 and 4",
-    "takes 2 of its 3 4-story blocks now and keeps 1 for a later round"; with
-    ``name_color`` (2 players) the blocks' color follows the size: "4-story c blocks"."""
-    kind = (
-        f"{blocks.stories}-story {blocks.color} block"
-        if name_color
-        else (f"{blocks.stories}-story block")
-    )
+    """How a selection treats one big size: "takes its last 3-story block now", "keeps
+    both 4-story blocks for rounds 3 and 4", "takes two of its three 4-story blocks now and
+    keeps one for a later round".  With ``name_color`` (2 players, where each color
+    selects) the color and its player lead: "P1's c takes all three of its 4-story blocks
+    now"."""
+    kind = f"{blocks.stories}-story block"
+    subject = f"P{blocks.player}'s {blocks.color} " if name_color else ""
     had, taken, kept = (count_word(n) for n in (blocks.had, blocks.taken, blocks.kept))
     if blocks.taken == blocks.had:
         if blocks.had == 1:
-            return f"takes its last {kind} now"
+            return f"{subject}takes its last {kind} now"
         amount = "both its" if blocks.had == 2 else f"all {had} of its"
-        return f"takes {amount} {kind}s now"
+        return f"{subject}takes {amount} {kind}s now"
     later = _rounds(blocks.later_rounds, blocks.kept)
     if blocks.taken == 0:
         if blocks.had == 1:
-            return f"keeps its last {kind} for {later}"
+            return f"{subject}keeps its last {kind} for {later}"
         amount = "both" if blocks.had == 2 else f"all {had}"
-        return f"keeps {amount} {kind}s for {later}"
-    return f"takes {taken} of its {had} {kind}s now and keeps {kept} for {later}"
+        return f"{subject}keeps {amount} {kind}s for {later}"
+    return f"{subject}takes {taken} of its {had} {kind}s now and keeps {kept} for {later}"
 
 
 def selected_stories(facts: SelectionFacts) -> str:
-    """ "selects 13 stories", in 2 players "selects 14 stories of a and 15 of c"."""
+    """ "selects 13 stories", in 2 players "selects 14 stories of P1's a and 15 of P1's c"."""
     if len(facts.colors) == 1:
         return f"selects {stories(facts.stories[0])}"
     first, second = facts.stories
-    return f"selects {stories(first)} of {facts.colors[0]} and {second} of {facts.colors[1]}"
+    a, c = (f"P{facts.player}'s {color}" for color in facts.colors)
+    return f"selects {stories(first)} of {a} and {second} of {c}"
 
 
 def selection_context(facts: SelectionFacts, mover: int) -> str | None:
