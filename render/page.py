@@ -60,6 +60,7 @@ tr.cand{cursor:pointer}
 #graph svg{display:block}
 .g text{font-size:11px;fill:#444}
 .g .axis{stroke:#888}.g .gl{stroke:#e4e4e4}.g .rl{stroke:#999;stroke-dasharray:3 3}
+.g line,.g polyline,.g text{pointer-events:none}
 .g .band{fill:transparent;cursor:pointer}.g .band:hover{fill:#eef}
 .g .band.cur{fill:#ffe08a}
 .g .line{fill:none;stroke-width:2}
