@@ -283,12 +283,13 @@ ROW_KEY = re.compile(r"^\|\s*`([^`]+)`\s*\|")
 def table_row(summary: dict, date: str) -> str:
     """One matchup's row of the README table."""
     low, high = summary["ci95"]
-    target = "" if summary["target"] is None else f"≥ {summary['target']:.0%}"
+    target = "—" if summary["target"] is None else f"≥ {summary['target']:.0%}"
+    per_game = summary["seconds_per_game"]
+    per_game_text = f"{per_game:.0f}" if per_game >= 10 else f"{per_game:.1f}"
     return (
         f"| `{summary['matchup']}` | `{summary['tested']}` | {summary['label']} "
         f"| {summary['games']} | **{summary['win_rate']:.1%}** [{low:.1%}, {high:.1%}] "
-        f"| {target} | {summary['mean_score']:.1f} | {summary['seconds_per_game']:.0f} "
-        f"| {date} |"
+        f"| {target} | {summary['mean_score']:.1f} | {per_game_text} | {date} |"
     )
 
 
@@ -409,7 +410,8 @@ def _run(args: argparse.Namespace) -> int:
         low, high = s["ci95"]
         target = "" if s["target"] is None else f" (target {s['target']:.0%})"
         print(
-            f"{s['matchup']:>13}: {s['tested']} vs {s['label']} x3: win {s['win_rate']:.1%} "
+            f"{s['matchup']:>13}: {s['tested']} vs {s['label'].replace('`', '')} x3: "
+            f"win {s['win_rate']:.1%} "
             f"[{low:.1%}, {high:.1%}] over {s['games']} games{target}, mean score "
             f"{s['mean_score']}, {s['seconds_per_game']} s/game, {s['seconds']} s"
         )
