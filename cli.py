@@ -2,15 +2,16 @@
 
 Each command parses its options, calls one library function and prints.  Bad input of
 any kind (``ManhattanError``, or an ``OSError`` for a file) is caught here, at the
-boundary, and ends as one red line on stderr with exit code 1.  Heavy modules (numba,
-joblib, the search, the analyzer, networkx, even rich's tables) are imported inside the
-commands that need them, so ``moves``, ``apply`` and ``show`` start fast.
+boundary, and ends as one red line on stderr with exit code 1.  Ctrl-C or SIGTERM asks the
+running work to stop: the command prints what it has, says in one line that it was
+interrupted and exits with 130 (a second Ctrl-C stops at once).  Heavy modules (numba,
+the search, the analyzer, networkx, even rich's tables) are imported inside the commands
+that need them, so ``moves``, ``apply`` and ``show`` start fast.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -28,6 +29,12 @@ app = typer.Typer(
     no_args_is_help=True,
     help="Analysis and coaching for the board game Manhattan.",
 )
+
+INTERRUPTED_EXIT_CODE = 130
+MAX_WORKERS = 64
+MAX_SECONDS = 86_400.0
+MAX_ITERATIONS = 1_000_000_000
+MAX_SEED = 2**63 - 1
 
 # A position string may begin with '-' after an edit; such a word is the argument, not an
 # unknown option.
@@ -71,15 +78,37 @@ RuleOptionsOption = Annotated[
 ]
 BotTimeoutOption = Annotated[
     float,
-    typer.Option("--bot-timeout", min=0.1, help="Seconds a [bold]cmd:[/] bot gets per move."),
+    typer.Option(
+        "--bot-timeout", min=0.1, max=3600, help="Seconds a [bold]cmd:[/] bot gets per move."
+    ),
+]
+WorkersOption = Annotated[
+    int | None,
+    typer.Option(
+        "--workers",
+        min=1,
+        max=MAX_WORKERS,
+        help="Parallel searchers (default: one per core, up to 2).",
+    ),
+]
+SeedOption = Annotated[
+    int, typer.Option("--seed", min=0, max=MAX_SEED, help="Random seed of the search.")
+]
+BackendOption = Annotated[
+    str,
+    typer.Option(
+        "--backend", help="Where searchers run: [bold]loky[/] (this machine) or [bold]dask[/]."
+    ),
+]
+SchedulerOption = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler", help="Dask scheduler address (with --backend dask).", show_default=False
+    ),
 ]
 
 
-# ----- errors --------------------------------------------------------------------------
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
+# ----- errors, consoles, progress --------------------------------------------------------
 
 
 def _error_message(error: BaseException) -> str:
@@ -89,13 +118,19 @@ def _error_message(error: BaseException) -> str:
     return str(error) or type(error).__name__
 
 
+def _print_error(message: str) -> None:
+    from positions.errors import shorten
+
+    typer.secho(f"error: {shorten(message)}", fg=typer.colors.RED, err=True)
+
+
 @contextmanager
 def _user_errors() -> Iterator[None]:
     """Turn the domain's errors (and file errors) into one red line and exit code 1."""
     try:
         yield
     except (ManhattanError, OSError, UnicodeError) as error:
-        typer.secho(f"error: {_one_line(_error_message(error))}", fg=typer.colors.RED, err=True)
+        _print_error(_error_message(error))
         raise typer.Exit(1) from None
 
 
@@ -113,6 +148,82 @@ def _out_console() -> Any:
 
 def _print_json(data: Any) -> None:
     typer.echo(json.dumps(data))
+
+
+def _stopped() -> bool:
+    """Whether Ctrl-C (or SIGTERM) asked the command to stop."""
+    from search import stopping
+
+    return stopping.requested()
+
+
+def _exit_if_interrupted(what: str) -> None:
+    """After the results so far are printed: one line saying the work was interrupted and
+    ``what`` was kept, and exit code 130."""
+    if _stopped():
+        typer.secho(f"interrupted: {what}", fg=typer.colors.YELLOW, err=True)
+        raise typer.Exit(INTERRUPTED_EXIT_CODE)
+
+
+@contextmanager
+def _progress(kind: str, total: float | None, quiet: bool) -> Iterator[Any]:
+    """A live display on stderr while work runs, only on a terminal (elsewhere it would
+    leave stray lines); yields the progress callback or ``None``.  No display thread is
+    started: the work's own callbacks refresh it, so helper processes can be forked."""
+    console = None if quiet else _err_console()
+    if console is None or not console.is_terminal:
+        yield None
+        return
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        SpinnerColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    if kind == "search":
+        columns = [SpinnerColumn(), TextColumn("searching"), BarColumn(), TimeElapsedColumn()]
+    else:
+        columns = [TextColumn(kind), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn()]
+    with Progress(*columns, console=console, transient=True, auto_refresh=False) as bar:
+        task = bar.add_task(kind, total=total)
+
+        def update(done: float, _total: float | None = None) -> None:
+            bar.update(task, completed=done if total else None, refresh=True)
+
+        yield update
+
+
+def _ready_engine(quiet: bool) -> None:
+    """Load the compiled search kernel before the search's clock starts, saying so with a
+    spinner when it has to be compiled (the first run after an install)."""
+    from analyzer.engine import COMPILE_MESSAGE, engine_needs_compiling, prepare_engine
+
+    if not engine_needs_compiling():
+        prepare_engine()
+        return
+    console = _err_console()
+    if console.is_terminal:
+        with console.status(COMPILE_MESSAGE, spinner="dots"):
+            prepare_engine()
+    else:
+        typer.echo(COMPILE_MESSAGE, err=True)
+        prepare_engine()
+
+
+def _write_kept(path: Path, text: str, kept: str) -> str | None:
+    """Write an output at the end of the work; on failure the work is kept (it was
+    printed) and the returned line says what was not written."""
+    from analyzer.outputs import OutputError, write_output
+
+    try:
+        write_output(path, text)
+    except OutputError as error:
+        return f"{error}; {kept}"
+    return None
 
 
 # ----- root ----------------------------------------------------------------------------
@@ -209,38 +320,6 @@ def apply(
 # ----- play ----------------------------------------------------------------------------
 
 
-def _bot_specs(players: int, bots: str | None, bot: list[str] | None) -> list[str]:
-    """One bot spec per seat from ``--bots a,b,c`` or repeated ``--bot SPEC``."""
-    if bots is not None and bot:
-        raise ManhattanError("give the bots with --bots or with --bot, not both")
-    if bot:
-        specs = list(bot)
-    elif bots is not None:
-        specs = [spec.strip() for spec in bots.split(",")]
-    else:
-        specs = ["greedy"]
-    if any(not spec for spec in specs):
-        raise ManhattanError(f"--bots {bots!r}: empty bot spec")
-    if len(specs) == 1:
-        specs = specs * players
-    if len(specs) != players:
-        raise ManhattanError(
-            f"{len(specs)} bots for {players} players: give one bot per seat, or one for all"
-        )
-    return specs
-
-
-def _check_out_file(out: Path, force: bool) -> None:
-    """Refuse to overwrite ``out`` without ``force``; check its folder exists."""
-    if out.is_dir():
-        raise IsADirectoryError(21, "is a directory", str(out))
-    if out.exists() and not force:
-        raise ManhattanError(f"file exists: {out} (pass --force to overwrite it)")
-    parent = out.parent
-    if not parent.is_dir():
-        raise FileNotFoundError(2, "folder not found", str(parent))
-
-
 @app.command()
 def play(
     players: PlayersOption = 4,
@@ -248,7 +327,9 @@ def play(
     bot: BotOption = None,
     seed: Annotated[
         int | None,
-        typer.Option("--seed", min=0, help="Random seed (default: a fresh one, reported)."),
+        typer.Option(
+            "--seed", min=0, max=MAX_SEED, help="Random seed (default: a fresh one, reported)."
+        ),
     ] = None,
     out: Annotated[
         Path | None,
@@ -264,39 +345,29 @@ def play(
     """Play a whole game between bots and write its record.
 
     The record holds the Deal, every draw and the Result, so it replays to the same
-    result.  Without [bold]--out[/] the record is printed.
+    result.  Without [bold]--out[/] the record is printed.  Ctrl-C ends the game after
+    the current move and keeps the record so far.
     """
     with _user_errors():
+        from analyzer.outputs import check_output_file
+        from analyzer.play import fresh_seed, game_summary, play_bots
+        from analyzer.players import bot_specs
         from positions.options import parse_options
+        from positions.record import write_record
 
-        specs = _bot_specs(players, bots, bot)
+        specs = bot_specs(players, bots, bot)
         rules = parse_options(option or [], players)
         if out is not None:
-            _check_out_file(out, force)
-        if seed is None:
-            seed = int.from_bytes(os.urandom(4), "little") >> 1
-
-        from analyzer.players import check_bot_spec, make_bot
-        from positions.record import write_record
-        from positions.selfplay import play_game
-
-        for spec in specs:
-            check_bot_spec(spec)
-        seats = []
-        try:
-            for spec in specs:
-                seats.append(make_bot(spec, bot_timeout=bot_timeout))
-        except BaseException:
-            for made in seats:
-                made.close()
-            raise
-        outcome = play_game(seats, players, seed, options=rules)
+            check_output_file(out, force, (".mgn",), "--out")
+        seed = fresh_seed() if seed is None else seed
+        if any(spec.strip().startswith("mcts") for spec in specs):
+            _ready_engine(as_json)
+        outcome = play_bots(specs, players, seed, rules, bot_timeout)
         text = write_record(outcome.record)
-        if out is not None:
-            out.write_text(text, encoding="utf-8")
-    summary = _game_summary(outcome, specs, seed, out)
+    failure = _write_kept(out, text, "the game was played") if out is not None else None
+    summary = game_summary(outcome, specs, seed, None if failure else out)
     if as_json:
-        if out is None:
+        if out is None or failure:
             summary["record"] = text
         _print_json(summary)
     elif out is None:
@@ -305,69 +376,34 @@ def play(
         from render.terminal import game_summary_view
 
         _out_console().print(game_summary_view(summary))
-
-
-def _game_summary(outcome: Any, specs: list[str], seed: int, out: Path | None) -> dict[str, Any]:
-    """The result of a played game as JSON-ready data."""
-    record = outcome.record
-    return {
-        "players": len(specs),
-        "seed": seed,
-        "bots": specs,
-        "names": [record.tags.get(f"P{p}", "") for p in range(1, len(specs) + 1)],
-        "totals": list(outcome.totals),
-        "places": list(outcome.places),
-        "forfeits": [
-            {"player": seat + 1, "reason": str(reason)}
-            for seat, reason in sorted(outcome.forfeits.items())
-        ],
-        "out": None if out is None else str(out),
-    }
+    if failure:
+        _print_error(failure)
+        raise typer.Exit(1)
+    _exit_if_interrupted(f"the game was stopped after {len(outcome.record.moves)} decisions")
 
 
 # ----- analyze / review / solve / match ---------------------------------------------------
 
-WorkersOption = Annotated[
-    int | None,
-    typer.Option("--workers", min=1, help="Parallel searchers (default: one per core, up to 2)."),
-]
-SeedOption = Annotated[int, typer.Option("--seed", min=0, help="Random seed of the search.")]
-BackendOption = Annotated[
-    str,
-    typer.Option(
-        "--backend", help="Where searchers run: [bold]loky[/] (this machine) or [bold]dask[/]."
-    ),
-]
-SchedulerOption = Annotated[
-    str | None,
-    typer.Option(
-        "--scheduler", help="Dask scheduler address (with --backend dask).", show_default=False
-    ),
-]
 
+def _engine_settings(
+    seconds: float | None,
+    iterations: int | None,
+    workers: int | None,
+    seed: int,
+    backend: str,
+    scheduler: str | None,
+) -> Any:
+    from analyzer.engine import EngineSettings, default_limit, default_workers
 
-def _analysis_target(position: str | None, move: int | None) -> Any:
-    """The state ``analyze`` looks at: a position, or a record's position before its
-    ``move``-th decision (default: the last position with a decision to make)."""
-    from positions.bundled import default_example
-    from positions.loading import load_position
-    from positions.record import load_record
-
-    arg = str(default_example()) if position is None else position
-    if arg.strip().lower().endswith(".mgn") and Path(arg).is_file():
-        record = load_record(arg)
-        states = record.states()
-        if move is None:
-            return states[-1] if not states[-1].is_terminal() or len(states) == 1 else states[-2]
-        if not 1 <= move <= len(record.moves):
-            raise ManhattanError(
-                f"--move {move}: expected 1-{len(record.moves)}, "
-                f"the number of decisions in the record"
-            )
-        return states[move - 1]
-    if move is not None:
-        raise ManhattanError("--move applies to game records (.mgn) only")
-    return load_position(arg)
+    settings = EngineSettings(
+        limit=default_limit(iterations, seconds),
+        workers=workers or default_workers(),
+        seed=seed,
+        backend=backend,
+        scheduler=scheduler,
+    )
+    settings.parallelism()
+    return settings
 
 
 @app.command(context_settings=_POSITION_COMMAND)
@@ -382,13 +418,23 @@ def analyze(
     ] = None,
     seconds: Annotated[
         float | None,
-        typer.Option("--time", min=0.01, help="Seconds to search (default 5 unless --iterations)."),
+        typer.Option(
+            "--time",
+            min=0.01,
+            max=MAX_SECONDS,
+            help="Seconds to search, whatever the worker count (default 5 unless --iterations).",
+        ),
     ] = None,
     iterations: Annotated[
-        int | None, typer.Option("--iterations", min=1, help="Iterations to search (repeatable).")
+        int | None,
+        typer.Option(
+            "--iterations", min=1, max=MAX_ITERATIONS, help="Iterations to search (repeatable)."
+        ),
     ] = None,
     workers: WorkersOption = None,
-    top: Annotated[int, typer.Option("--top", min=1, help="Candidates shown in the table.")] = 8,
+    top: Annotated[
+        int, typer.Option("--top", min=1, max=1000, help="Candidates shown in the table.")
+    ] = 8,
     seed: SeedOption = 0,
     move: Annotated[
         int | None,
@@ -409,71 +455,80 @@ def analyze(
 ) -> None:
     """Recommend a move for the player to move, from that player's information only.
 
-    Shows the top candidates (visits, win %, expected final score, margin over the best
-    opponent, a reason), the expected line, and in the selection phase the whole
+    Shows the top candidates (visits, win % with a 95% interval, expected final score,
+    margin over the best opponent, a reason; [bold]≈[/] marks moves the search cannot
+    tell from the best), the expected line, and in the selection phase the whole
     selection for the round.  With [bold]--iterations[/] and [bold]--seed[/] the result
-    is repeatable; a time budget depends on the machine.
+    is repeatable; a time budget depends on the machine.  Ctrl-C stops the search and
+    shows what it found.
     """
     with _user_errors():
-        from analyzer.engine import DEFAULT_SECONDS, EngineSettings, default_workers, mover_view
         from analyzer.engine import analyze as run_analysis
-        from search.limits import Limit
+        from analyzer.engine import mover_view
+        from analyzer.outputs import check_output_file
+        from analyzer.tree_export import TREE_SUFFIXES
+        from positions.loading import load_analysis_target
 
-        state = _analysis_target(position, move)
-        view = mover_view(state)
+        view = mover_view(load_analysis_target(position, move))
         if tree is not None:
-            _check_out_file(tree, force)
-        if seconds is None and iterations is None:
-            seconds = DEFAULT_SECONDS
-        settings = EngineSettings(
-            limit=Limit(iterations, seconds),
-            workers=workers or default_workers(),
-            seed=seed,
-            backend=backend,
-            scheduler=scheduler,
-        )
-        settings.parallelism()
-        with _search_progress(seconds, as_json) as progress:
+            check_output_file(tree, force, TREE_SUFFIXES, "--tree")
+        settings = _engine_settings(seconds, iterations, workers, seed, backend, scheduler)
+        _ready_engine(as_json)
+        with _progress("search", settings.limit.seconds, as_json) as progress:
             analysis = run_analysis(view, settings, progress)
-        if tree is not None:
-            from analyzer.tree_export import tree_graph, write_tree
+    failure = None
+    if tree is not None:
+        from analyzer.tree_export import tree_graph, tree_text
 
-            write_tree(tree_graph(view, analysis.search.summary), tree, force=True)
+        text = tree_text(tree_graph(view, analysis.search.summary), tree)
+        failure = _write_kept(tree, text, "the analysis is shown")
     if as_json:
         _print_json(analysis.to_json())
-        return
-    from analyzer.report import analysis_view
+    else:
+        from analyzer.report import analysis_view
 
-    _out_console().print(analysis_view(analysis, top))
+        _out_console().print(analysis_view(analysis, top))
+    if failure:
+        _print_error(failure)
+        raise typer.Exit(1)
+    _exit_if_interrupted(f"the search was stopped after {analysis.iterations:,} iterations")
 
 
-@contextmanager
-def _search_progress(seconds: float | None, quiet: bool) -> Iterator[Any]:
-    """A live display on stderr while a search runs; yields the progress callback."""
-    if quiet:
-        yield None
-        return
-    from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+def _parse_marks(text: str) -> tuple[float, float, float]:
+    parts = text.split(",")
+    try:
+        values = tuple(float(part) for part in parts)
+    except ValueError:
+        values = ()
+    if len(values) != 3 or not all(0 < v <= 100 for v in values):
+        from positions.errors import quote
 
-    columns = [SpinnerColumn(), TextColumn("searching"), BarColumn(), TimeElapsedColumn()]
-    with Progress(*columns, console=_err_console(), transient=True) as bar:
-        task = bar.add_task("search", total=seconds)
-
-        def update(elapsed: float) -> None:
-            bar.update(task, completed=elapsed if seconds else None)
-
-        yield update
+        raise ManhattanError(
+            f"--marks {quote(text)}: expected three win-% drops in (0, 100] like 5,10,15"
+        )
+    return values  # type: ignore[return-value]
 
 
 @app.command()
 def review(
     game: Annotated[Path, typer.Argument(help="A game record (.mgn).", show_default=False)],
     time_per_move: Annotated[
-        float, typer.Option("--time-per-move", min=0.01, help="Seconds of search per decision.")
-    ] = 0.5,
+        float,
+        typer.Option(
+            "--time-per-move",
+            min=0.01,
+            max=MAX_SECONDS,
+            help="Seconds of search per decision (wall time, whatever the worker count).",
+        ),
+    ] = 1.0,
     iterations_per_move: Annotated[
         int | None,
-        typer.Option("--iterations-per-move", min=1, help="Iterations per decision (repeatable)."),
+        typer.Option(
+            "--iterations-per-move",
+            min=1,
+            max=MAX_ITERATIONS,
+            help="Iterations per decision (repeatable).",
+        ),
     ] = None,
     workers: WorkersOption = None,
     seed: SeedOption = 0,
@@ -492,17 +547,21 @@ def review(
 ) -> None:
     """Review every decision of a game from each player's own information.
 
-    For each decision: the engine's choice, the loss in win % and in expected points,
-    and a mark ([bold]?![/], [bold]?[/], [bold]??[/]); per player: accuracy, mark counts,
-    the biggest mistakes and a win-% timeline.  Ctrl-C stops early and keeps what is done.
+    For each decision: the engine's choice, the loss in win % and in expected points
+    (each with its standard error, from the two moves played out on the same dealt
+    worlds), and a mark ([bold]?![/], [bold]?[/], [bold]??[/]) only where the loss clears
+    the threshold with confidence; per player: accuracy, mark counts, the marked moves and
+    a win-% timeline.  Ctrl-C stops early and keeps the decisions done.
     """
     with _user_errors():
         from analyzer.engine import default_workers
+        from analyzer.outputs import check_output_file
         from analyzer.review import ReviewSettings, annotate, review_game
         from positions.record import load_record, write_record
+
         record = load_record(game)
         if out is not None:
-            _check_out_file(out, force)
+            check_output_file(out, force, (".mgn",), "--out")
         settings = ReviewSettings(
             seconds_per_move=time_per_move,
             iterations_per_move=iterations_per_move,
@@ -513,45 +572,25 @@ def review(
             thresholds=_parse_marks(marks),
         )
         settings.parallelism()
-        with _decision_progress(len(record.moves), as_json) as progress:
+        _ready_engine(as_json)
+        with _progress("reviewing", len(record.moves), as_json) as progress:
             result = review_game(record, settings, progress)
-        if out is not None:
-            out.write_text(write_record(annotate(record, result)), encoding="utf-8")
+    failure = None
+    if out is not None:
+        text = write_record(annotate(record, result))
+        failure = _write_kept(out, text, "the review is shown")
     if as_json:
         _print_json(result.to_json())
-        return
-    from analyzer.report import review_view
+    else:
+        from analyzer.report import review_view
 
-    _out_console().print(review_view(result))
-
-
-def _parse_marks(text: str) -> tuple[float, float, float]:
-    parts = text.split(",")
-    try:
-        values = tuple(float(part) for part in parts)
-    except ValueError:
-        values = ()
-    if len(values) != 3:
-        raise ManhattanError(f"--marks {text!r}: expected three numbers like 5,10,15")
-    return values  # type: ignore[return-value]
-
-
-@contextmanager
-def _decision_progress(total: int, quiet: bool) -> Iterator[Any]:
-    """A progress bar over decisions (or games) on stderr; yields the callback."""
-    if quiet:
-        yield None
-        return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-    columns = [BarColumn(), MofNCompleteColumn(), TimeRemainingColumn()]
-    with Progress(*columns, console=_err_console(), transient=True) as bar:
-        task = bar.add_task("review", total=total)
-
-        def update(done: int, _total: int | None = None) -> None:
-            bar.update(task, completed=done)
-
-        yield update
+        _out_console().print(review_view(result))
+    if failure:
+        _print_error(failure)
+        raise typer.Exit(1)
+    _exit_if_interrupted(
+        f"{len(result.decisions)} of {result.total_decisions} decisions were reviewed"
+    )
 
 
 @app.command()
@@ -568,7 +607,12 @@ def solve(
     ] = None,
     node_budget: Annotated[
         int | None,
-        typer.Option("--node-budget", min=1000, help="Nodes before giving up the proof."),
+        typer.Option(
+            "--node-budget",
+            min=1000,
+            max=MAX_ITERATIONS,
+            help="Nodes before giving up the proof.",
+        ),
     ] = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -582,35 +626,27 @@ def solve(
         from analyzer import solve as solver
 
         budget = node_budget or solver.DEFAULT_NODE_BUDGET
-        if Path(target).is_dir():
+        if solver.is_puzzle_folder(target):
             checks = solver.solve_directory(target, budget)
             if as_json:
-                _print_json(
-                    {"puzzles": [c.to_json() for c in checks], **solver.directory_summary(checks)}
-                )
-                return
-            from analyzer.report import directory_view
+                summary = solver.directory_summary(checks)
+                _print_json({"puzzles": [c.to_json() for c in checks], **summary})
+            else:
+                from analyzer.report import directory_view
 
-            _out_console().print(directory_view(checks))
+                _out_console().print(directory_view(checks))
+            _exit_if_interrupted(f"{len(checks)} puzzles were solved")
             return
-        if target.strip().lower().endswith(".mpz") or (
-            Path(target).is_file() and Path(target).suffix == ".mpz"
-        ):
-            from positions.puzzle import load_puzzle
-
-            puzzle = load_puzzle(target)
-            state, goal = puzzle.state, goal or puzzle.goal
-        else:
-            from positions.loading import load_position
-
-            state, goal = load_position(target), goal or "win"
+        state, goal = solver.load_target(target, goal)
+        _ready_engine(as_json)
         result = solver.solve(state, goal, node_budget=budget)
     if as_json:
         _print_json(result.to_json())
-        return
-    from analyzer.report import solve_view
+    else:
+        from analyzer.report import solve_view
 
-    _out_console().print(solve_view(result))
+        _out_console().print(solve_view(result))
+    _exit_if_interrupted("the best move found so far is shown")
 
 
 @app.command()
@@ -618,9 +654,10 @@ def match(
     players: PlayersOption = 4,
     bots: BotsOption = None,
     bot: BotOption = None,
-    games: Annotated[int, typer.Option("--games", min=1, help="Games to play.")] = 10,
+    games: Annotated[int, typer.Option("--games", min=1, max=100_000, help="Games to play.")] = 10,
     workers: Annotated[
-        int, typer.Option("--workers", min=1, help="Games played side by side.")
+        int,
+        typer.Option("--workers", min=1, max=MAX_WORKERS, help="Games played side by side."),
     ] = 1,
     seed: SeedOption = 0,
     out: Annotated[
@@ -637,15 +674,21 @@ def match(
     """Play many games between bots, seats rotated, and report win rates.
 
     Win rates come with 95% confidence intervals (Wilson); a shared first counts 1/k.
-    Every record is saved with [bold]--out[/].
+    Every record is saved with [bold]--out[/].  Ctrl-C stops the match and reports the
+    games finished.
     """
     with _user_errors():
-        from analyzer.match import run_match
+        from analyzer.match import check_match_output, run_match
+        from analyzer.players import bot_specs
         from positions.options import parse_options
 
-        specs = _bot_specs(players, bots, bot)
+        specs = bot_specs(players, bots, bot)
         rules = parse_options(option or [], players)
-        with _decision_progress(games, as_json) as progress:
+        if out is not None:
+            check_match_output(out, games, force)
+        if any(spec.strip().startswith("mcts") for spec in specs):
+            _ready_engine(as_json)
+        with _progress("games", games, as_json) as progress:
             result = run_match(
                 specs,
                 players,
@@ -661,13 +704,35 @@ def match(
     data = result.to_json()
     if as_json:
         _print_json(data)
-        return
-    from analyzer.report import match_view
+    else:
+        from analyzer.report import match_view
 
-    console = _out_console()
-    console.print(match_view(data))
-    for game, seat, spec, reason in result.forfeit_reasons():
-        console.print(f"game {game}: P{seat} ({spec}) forfeited: {reason}")
+        console = _out_console()
+        console.print(match_view(data))
+        for game, seat, spec, reason in result.forfeit_reasons():
+            console.print(f"game {game}: P{seat} ({spec}) forfeited: {reason}")
+    if result.write_failure:
+        _print_error(result.write_failure)
+        raise typer.Exit(1)
+    _exit_if_interrupted(f"{result.finished} of {games} games were finished")
+
+
+@app.command()
+def engine() -> None:
+    """Serve analyses to programs: JSON queries on stdin, one per line; JSON answers on
+    stdout, one per line (see docs/ENGINE.md).
+
+    A query: [bold]{"id": "q1", "position": "<position>", "iterations": 5000}[/] (or
+    "seconds", "workers", "seed", "top", "report_every"; or "record" with "turns").
+    Partial answers come every report_every seconds, then one final answer per query.
+    [bold]{"id": "t", "action": "terminate", "terminate_id": "q1"}[/] ends a query now;
+    [bold]{"id": "v", "action": "version"}[/] gives the version.  Closing stdin finishes
+    the queued queries and exits.
+    """
+    from analyzer.engine_mode import serve
+
+    code = serve(sys.stdin.fileno(), sys.stdout, version("manhattan"))
+    raise typer.Exit(code)
 
 
 # ----- entry point -----------------------------------------------------------------------
@@ -681,31 +746,40 @@ def _usage_error_line(error: Exception) -> str | None:
         return None
     context = getattr(error, "ctx", None)
     where = context.command_path if context is not None else "manhattan"
-    return f"error: {where}: {_one_line(error.format_message())}"
+    return f"{where}: {error.format_message()}"
 
 
 def main() -> None:
     """Entry point of the ``manhattan`` command.
 
     A bad option, value or command ends as one line naming the command and exit code 1,
-    like every other bad input; ``manhattan`` alone prints the help.  An unexpected
-    exception (a bug, not bad input) also ends as one line on stderr and exit code 1; set
-    ``MANHATTAN_DEBUG=1`` to see the traceback.
+    like every other bad input; ``manhattan`` alone prints the help.  Ctrl-C and SIGTERM
+    ask the work to stop (see the module docstring).  An unexpected exception (a bug, not
+    bad input) also ends as one line on stderr and exit code 1; set ``MANHATTAN_DEBUG=1``
+    to see the traceback.
     """
-    try:
-        code = app(standalone_mode=False)
-    except Exception as error:  # noqa: BLE001 - the last line of defence against tracebacks
-        if type(error).__name__ == "NoArgsIsHelpError":
-            typer.echo(error.ctx.get_help())  # type: ignore[attr-defined]
-            sys.exit(0)
-        if type(error).__name__ == "Abort":  # Ctrl-C outside a search
-            typer.secho("error: interrupted", fg=typer.colors.RED, err=True)
+    import os
+
+    from search import stopping
+
+    with stopping.on_signals():
+        try:
+            code = app(standalone_mode=False)
+        except Exception as error:  # noqa: BLE001 - the last line of defence against tracebacks
+            if type(error).__name__ == "NoArgsIsHelpError":
+                typer.echo(error.ctx.get_help())  # type: ignore[attr-defined]
+                sys.exit(0)
+            if type(error).__name__ == "Abort":  # end of input or Ctrl-C before the work
+                typer.secho("interrupted", fg=typer.colors.YELLOW, err=True)
+                sys.exit(INTERRUPTED_EXIT_CODE)
+            line = _usage_error_line(error)
+            if line is None:
+                if os.environ.get("MANHATTAN_DEBUG"):
+                    raise
+                line = f"internal error (please report it): {type(error).__name__}: {error}"
+            _print_error(line)
             sys.exit(1)
-        line = _usage_error_line(error)
-        if line is None:
-            if os.environ.get("MANHATTAN_DEBUG"):
-                raise
-            line = f"internal error (please report it): {type(error).__name__}: {error}"
-        typer.secho(_one_line(line), fg=typer.colors.RED, err=True)
-        sys.exit(1)
+    if stopping.requested() and code in (0, None):
+        typer.secho("interrupted", fg=typer.colors.YELLOW, err=True)
+        sys.exit(INTERRUPTED_EXIT_CODE)
     sys.exit(code if isinstance(code, int) else 0)

@@ -18,17 +18,42 @@ from positions.errors import HiddenInformationError, ManhattanError
 from positions.notation import write_position
 from positions.state import GameState
 from search.ismcts import SearchConfig
-from search.limits import Limit
+from search.limits import Limit, LimitError
 from search.parallel import Parallelism, run_search
 from search.results import Candidate, SearchResult
 from search.stats import Z95, rate_standard_error, wilson_interval
 
 DEFAULT_SECONDS = 5.0
+COMPILE_MESSAGE = "compiling the search kernel (first run only, about 10 s)"
 
 
 def default_workers() -> int:
     """Searchers to run by default: one per core, at most two (the machines we target)."""
     return max(1, min(2, os.cpu_count() or 1))
+
+
+def default_limit(iterations: int | None = None, seconds: float | None = None) -> Limit:
+    """The budget of an analysis: the ones given, else ``DEFAULT_SECONDS`` of wall time.
+    Raises ``ManhattanError`` for a budget out of range."""
+    if iterations is None and seconds is None:
+        seconds = DEFAULT_SECONDS
+    try:
+        return Limit(iterations, seconds)
+    except LimitError as error:
+        raise ManhattanError(str(error)) from None
+
+
+def engine_needs_compiling() -> bool:
+    """Whether getting the search ready means compiling its kernel (the first run after an
+    install: several seconds) rather than loading it from the per-user cache."""
+    from positions.playout import needs_compiling
+
+    return needs_compiling()
+
+
+def prepare_engine() -> None:
+    """Compile or load the search kernel now, before any search's clock starts."""
+    make_evaluator(0.1).prepare()
 
 
 @dataclass(frozen=True)

@@ -3,8 +3,9 @@
 Game ``g`` (from 0) seats spec ``(i + g) mod players`` in seat ``i``, so over a multiple of
 ``players`` games every spec plays every seat equally often.  Each game's seed comes from
 ``np.random.SeedSequence(seed).spawn(games)``, so a match is reproduced by its seed whatever
-the number of workers.  Games run side by side through joblib; bots are made inside the
-worker (an external program cannot be pickled).  Every record is saved as
+the number of workers.  Games run side by side in warm helper processes
+(``search.pool``); bots are made inside the helper (an external program cannot be
+pickled).  Every record is saved as
 ``out_dir/game_0001.mgn``, … .
 
 Per distinct spec the result counts seat-games (a spec in three seats of 100 games plays
@@ -14,20 +15,25 @@ with a 95% Wilson score interval, the mean final total and the forfeits.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from joblib import Parallel, delayed
 
-from analyzer.players import DEFAULT_BOT_TIMEOUT, check_bot_spec, make_bot
+from analyzer.outputs import OutputError, check_output_folder, make_folder, write_output
+from analyzer.players import DEFAULT_BOT_TIMEOUT, check_bot_spec, check_bot_timeout, make_bots
 from positions.errors import ManhattanError
 from positions.options import RuleOptions
 from positions.record import write_record
 from positions.selfplay import GameOutcome, play_game
+from search import stopping
+from search.pool import helper_pool, in_helper
+from search.stats import wilson_interval
+
+MAX_GAMES = 100_000
+MAX_WORKERS = 64
 
 
 @dataclass
@@ -82,11 +88,21 @@ class GameSummary:
 
 @dataclass
 class MatchResult:
-    """A finished match: per distinct spec (in order of first appearance) and per game."""
+    """A match: per distinct spec (in order of first appearance) and per finished game.
+
+    ``finished`` counts the games played to the end (an interrupted match reports those
+    only); ``write_failure`` says which record could not be saved, if one could not."""
 
     games: int
     bots: list[BotStats]
     results: list[GameSummary] = field(default_factory=list)
+    interrupted: bool = False
+    write_failure: str | None = None
+
+    @property
+    def finished(self) -> int:
+        """Games played to the end."""
+        return len(self.results)
 
     def forfeit_reasons(self) -> list[tuple[int, int, str, str]]:
         """Every forfeit as ``(game number, seat from 1, spec, reason)``."""
@@ -97,22 +113,15 @@ class MatchResult:
         ]
 
     def to_json(self) -> dict[str, Any]:
-        """``{"games": N, "bots": [{"spec", "games", "wins", "win_rate", "ci95",
-        "mean_score", "forfeits"}, …]}`` as a JSON-ready dict."""
-        return {"games": self.games, "bots": [bot.to_json() for bot in self.bots]}
-
-
-def wilson_interval(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a win rate ``wins / games`` (z = 1.96 for 95%); it
-    stays inside [0, 1] and is sensible for rates near 0 or 1 and for few games.  Shared
-    wins enter as their fractions.  ``(0, 1)`` for no games."""
-    if games <= 0:
-        return 0.0, 1.0
-    rate = wins / games
-    scale = 1 + z * z / games
-    center = (rate + z * z / (2 * games)) / scale
-    half = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games)) / scale
-    return max(0.0, center - half), min(1.0, center + half)
+        """``{"games": N, "finished": n, "interrupted": …, "bots": [{"spec", "games",
+        "wins", "win_rate", "ci95", "mean_score", "forfeits"}, …]}`` as a JSON-ready
+        dict."""
+        return {
+            "games": self.games,
+            "finished": self.finished,
+            "interrupted": self.interrupted,
+            "bots": [bot.to_json() for bot in self.bots],
+        }
 
 
 def seat_specs(specs: Sequence[str], game: int) -> list[str]:
@@ -135,16 +144,17 @@ def _play_one(
     options: RuleOptions | None,
     bot_timeout: float,
 ) -> tuple[int, GameOutcome]:
-    """Worker: make the bots, play game ``number``, return its outcome."""
-    bots = []
-    try:
-        for spec in specs:
-            bots.append(make_bot(spec, bot_timeout))
-    except BaseException:
-        for bot in bots:
-            bot.close()
-        raise
-    return number, play_game(bots, players, seed, options, names=specs)
+    """One game (in this process or a helper): make the bots, play game ``number``."""
+    bots = make_bots(specs, bot_timeout)
+    outcome = play_game(bots, players, seed, options, names=specs, should_stop=stopping.requested)
+    return number, outcome
+
+
+def check_match_output(out_dir: Path, games: int, force: bool) -> None:
+    """Check, before any game, that the records of ``games`` games can be saved in
+    ``out_dir``.  Raises ``ManhattanError``."""
+    names = [path.name for path in record_paths(out_dir, games)]
+    check_output_folder(out_dir, names, force, "--out")
 
 
 def run_match(
@@ -160,60 +170,73 @@ def run_match(
     force: bool = False,
     bot_timeout: float = DEFAULT_BOT_TIMEOUT,
 ) -> MatchResult:
-    """Play ``games`` games between ``specs`` (one per seat, rotated each game) on
-    ``workers`` processes and sum them up per distinct spec.
+    """Play ``games`` games between ``specs`` (one per seat, rotated each game),
+    ``workers`` at a time in warm helper processes, and sum them up per distinct spec.
 
-    Saves each record in ``out_dir`` (created if missing) unless it is ``None``; an
-    existing record file is an error unless ``force``.  ``progress`` is called with the
-    number of games finished so far each time one finishes.  Raises ``ManhattanError`` for
-    bad arguments, bad specs or an existing file, before any game is played.
+    Saves each finished record in ``out_dir`` (created if missing) unless it is ``None``;
+    an existing record file is an error unless ``force``.  ``progress`` is called with the
+    number of games finished so far each time one finishes.  A stop request (Ctrl-C) ends
+    the match within a move: the games finished are reported, the ones in progress
+    dropped.  A record that cannot be saved does not stop the match (``write_failure``).
+    Raises ``ManhattanError`` for bad arguments, bad specs or an unusable ``out_dir``,
+    before any game is played.
     """
     specs = [spec.strip() for spec in specs]
     if players not in (2, 3, 4):
         raise ManhattanError(f"players must be 2, 3 or 4, not {players}")
     if len(specs) != players:
         raise ManhattanError(f"{len(specs)} bot specs for {players} players: give one per seat")
-    if games < 1:
-        raise ManhattanError(f"games must be at least 1, not {games}")
-    if workers < 1:
-        raise ManhattanError(f"workers must be at least 1, not {workers}")
+    if not 1 <= games <= MAX_GAMES:
+        raise ManhattanError(f"games must be 1 to {MAX_GAMES:,}, not {games}")
+    if not 1 <= workers <= MAX_WORKERS:
+        raise ManhattanError(f"workers must be 1 to {MAX_WORKERS}, not {workers}")
+    check_bot_timeout(bot_timeout)
     for spec in dict.fromkeys(specs):
         check_bot_spec(spec)
-    paths = _prepare_out_dir(out_dir, games, force) if out_dir is not None else None
+    paths = None
+    if out_dir is not None:
+        check_match_output(out_dir, games, force)
+        make_folder(out_dir)
+        paths = record_paths(out_dir, games)
 
     children = np.random.SeedSequence(seed).spawn(games)
     seeds = [int(child.generate_state(1, dtype=np.uint64)[0]) for child in children]
-    jobs = (
-        delayed(_play_one)(g + 1, seat_specs(specs, g), players, seeds[g], options, bot_timeout)
+    arguments = [
+        (g + 1, seat_specs(specs, g), players, seeds[g], options, bot_timeout)
         for g in range(games)
-    )
+    ]
     summaries: list[GameSummary] = []
-    parallel = Parallel(n_jobs=workers, return_as="generator_unordered")
-    for done, (number, outcome) in enumerate(parallel(jobs), start=1):
+    failure = None
+    for number, outcome in _played(arguments, workers):
+        if outcome.interrupted:
+            continue
         path = None
         if paths is not None:
             path = paths[number - 1]
-            path.write_text(write_record(outcome.record), encoding="utf-8")
+            try:
+                write_output(path, write_record(outcome.record))
+            except OutputError as error:
+                failure = failure or str(error)
+                path = None
         summaries.append(GameSummary(number, seat_specs(specs, number - 1), outcome, path))
         if progress is not None:
-            progress(done)
+            progress(len(summaries))
     summaries.sort(key=lambda game: game.number)
-    return MatchResult(games, _tally(specs, summaries), summaries)
+    interrupted = len(summaries) < games
+    return MatchResult(games, _tally(specs, summaries), summaries, interrupted, failure)
 
 
-def _prepare_out_dir(out_dir: Path, games: int, force: bool) -> list[Path]:
-    if out_dir.exists() and not out_dir.is_dir():
-        raise ManhattanError(f"{out_dir} is a file, expected a folder for the game records")
-    paths = record_paths(out_dir, games)
-    if not force:
-        for path in paths:
-            if path.exists():
-                raise ManhattanError(f"file exists: {path} (pass --force to overwrite it)")
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise ManhattanError(f"cannot create {out_dir}: {error.strerror or error}") from None
-    return paths
+def _played(arguments: list[tuple], workers: int) -> Iterator[tuple[int, GameOutcome]]:
+    """The games ``arguments`` describe, played ``workers`` at a time, as they finish."""
+    if workers == 1 or in_helper():
+        for args in arguments:
+            if stopping.requested():
+                return
+            yield _play_one(*args)
+        return
+    width = min(workers, len(arguments))
+    for _, played in helper_pool(width).map_unordered(_play_one, arguments, width):
+        yield played
 
 
 def _tally(specs: Sequence[str], games: list[GameSummary]) -> list[BotStats]:

@@ -15,16 +15,19 @@ from collections.abc import Callable
 from pathlib import Path
 
 from positions.bots import Bot, GreedyBot, HeuristicBot, RandomBot
-from positions.errors import ManhattanError
+from positions.errors import ManhattanError, quote
 from positions.external import ExternalBot
 
 DEFAULT_BOT_TIMEOUT = 30.0
+MAX_BOT_TIMEOUT = 3600.0  # an hour per answer
 
 
 def _plain(factory: Callable[[], Bot]) -> Callable[[str, str, float], Bot]:
     def make(spec: str, argument: str, timeout: float) -> Bot:
         if argument:
-            raise ManhattanError(f"bot spec {spec!r}: {spec.partition(':')[0]} takes no argument")
+            raise ManhattanError(
+                f"bot spec {quote(spec)}: {spec.partition(':')[0]} takes no argument"
+            )
         return factory()
 
     return make
@@ -35,7 +38,7 @@ def _search(spec: str, argument: str, timeout: float) -> Bot:
 
     if not argument:
         raise ManhattanError(
-            f"bot spec {spec!r}: expected mcts:<budget>, e.g. mcts:1s or mcts:5000"
+            f"bot spec {quote(spec)}: expected mcts:<budget>, e.g. mcts:1s or mcts:5000"
         )
     return SearchBot.from_budget(argument, spec.strip())
 
@@ -50,12 +53,12 @@ def _command_argv(spec: str, argument: str) -> list[str]:
     try:
         argv = shlex.split(argument)
     except ValueError as error:
-        raise ManhattanError(f"bot spec {spec!r}: {error}") from None
+        raise ManhattanError(f"bot spec {quote(spec)}: {error}") from None
     if not argv:
-        raise ManhattanError(f"bot spec {spec!r}: expected cmd:<command line>")
+        raise ManhattanError(f"bot spec {quote(spec)}: expected cmd:<command line>")
     program = argv[0]
     if shutil.which(program) is None and not Path(program).is_file():
-        raise ManhattanError(f"bot spec {spec!r}: program {program!r} not found")
+        raise ManhattanError(f"bot spec {quote(spec)}: program {quote(program)} not found")
     return argv
 
 
@@ -73,7 +76,7 @@ def _split(spec: str) -> tuple[str, str]:
     kind, _, argument = spec.strip().partition(":")
     if kind not in BOT_KINDS:
         known = ", ".join(form for form, _ in BOT_KINDS.values())
-        raise ManhattanError(f"unknown bot spec {spec!r}: expected one of {known}")
+        raise ManhattanError(f"unknown bot spec {quote(spec)}: expected one of {known}")
     return kind, argument.strip()
 
 
@@ -87,9 +90,57 @@ def check_bot_spec(spec: str) -> None:
         make_bot(spec).close()
 
 
+def check_bot_timeout(seconds: float) -> float:
+    """``seconds`` if it is a usable per-answer timeout (0.1 s to an hour); else raises
+    ``ManhattanError``."""
+    if not (isinstance(seconds, int | float) and 0.1 <= seconds <= MAX_BOT_TIMEOUT):
+        raise ManhattanError(
+            f"bot timeout must be 0.1 to {MAX_BOT_TIMEOUT:g} seconds, not {seconds}"
+        )
+    return float(seconds)
+
+
+def bot_specs(players: int, bots: str | None = None, bot: list[str] | None = None) -> list[str]:
+    """One bot spec per seat, from a comma-separated list (``--bots a,b,c``) or one spec
+    per seat (``--bot SPEC`` repeated, for command lines holding commas).  One spec seats
+    that bot everywhere; none seats ``greedy`` everywhere.  Raises ``ManhattanError`` for
+    both forms at once, an empty spec or a count that fits no table."""
+    if bots is not None and bot:
+        raise ManhattanError("give the bots with --bots or with --bot, not both")
+    if bot:
+        specs = [spec.strip() for spec in bot]
+    elif bots is not None:
+        specs = [spec.strip() for spec in bots.split(",")]
+    else:
+        specs = ["greedy"]
+    if any(not spec for spec in specs):
+        raise ManhattanError(f"--bots {quote(bots or '')}: empty bot spec")
+    if len(specs) == 1:
+        specs = specs * players
+    if len(specs) != players:
+        raise ManhattanError(
+            f"{len(specs)} bots for {players} players: give one bot per seat, or one for all"
+        )
+    return specs
+
+
+def make_bots(specs: list[str], bot_timeout: float = DEFAULT_BOT_TIMEOUT) -> list[Bot]:
+    """The bots ``specs`` name, one per seat (external programs started); if one cannot be
+    made, those already made are closed and the ``ManhattanError`` raised."""
+    made: list[Bot] = []
+    try:
+        for spec in specs:
+            made.append(make_bot(spec, bot_timeout))
+    except BaseException:
+        for bot in made:
+            bot.close()
+        raise
+    return made
+
+
 def make_bot(spec: str, bot_timeout: float = DEFAULT_BOT_TIMEOUT) -> Bot:
     """The bot ``spec`` names; ``bot_timeout`` is the seconds an external program gets per
     answer.  Starts the program of a ``cmd:`` spec.  Raises ``ManhattanError`` (one line)
     for an unknown or malformed spec or a program that cannot be started."""
     kind, argument = _split(spec)
-    return BOT_KINDS[kind][1](spec, argument, bot_timeout)
+    return BOT_KINDS[kind][1](spec, argument, check_bot_timeout(bot_timeout))

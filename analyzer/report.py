@@ -23,40 +23,51 @@ def _percent(value: float) -> str:
 
 
 def analysis_view(analysis: Analysis, top: int) -> RenderableType:
-    """The top ``top`` candidates as a table, the expected line and the search's cost."""
+    """The top ``top`` candidates as a table (win % with its 95 % interval; ``≈`` marks a
+    move the search cannot tell from the best), the expected line and the search's cost."""
     table = Table(title=f"P{analysis.to_move} to move", title_justify="left")
     for name, justify in (
         ("#", "right"),
         ("move", "left"),
         ("visits", "right"),
         ("win", "right"),
+        ("95% interval", "right"),
         ("score", "right"),
         ("margin", "right"),
-        ("why", "left"),
     ):
         table.add_column(name, justify=justify)
+    reasons: list[RenderableType] = []
     for rank, candidate in enumerate(analysis.candidates[:top], start=1):
         style = "bold green" if rank == 1 else None
+        label = f"≈ {rank}" if candidate.equal_to_best else str(rank)
         table.add_row(
-            str(rank),
+            label,
             candidate.move,
             f"{candidate.visits:,}",
             _percent(candidate.win),
+            f"{_percent(candidate.win_low)}-{_percent(candidate.win_high)}",
             f"{candidate.score:.1f}",
             f"{candidate.margin:+.1f}",
-            candidate.reason or "",
             style=style,
         )
+        if candidate.reason:
+            reasons.append(Text.assemble((f"{rank}. {candidate.move}: ", "bold"), candidate.reason))
     line = "  ".join(f"P{player} {move}" for player, move in analysis.line) or "-"
     footer = f"{analysis.iterations:,} iterations in {analysis.seconds:.1f} s"
     if analysis.interrupted:
         footer += " (interrupted)"
-    return Group(
+    parts: list[RenderableType] = [
         table,
+        *reasons,
         Text.assemble(("best: ", "bold"), (analysis.best.move, "bold green")),
-        Text.assemble(("expected line: ", "bold"), line),
-        Text(footer, style="dim"),
-    )
+    ]
+    equals = [c.move for c in analysis.candidates if c.equal_to_best]
+    if equals:
+        parts.append(
+            Text(f"≈ the search cannot tell {', '.join(equals)} from the best", style="dim")
+        )
+    parts += [Text.assemble(("expected line: ", "bold"), line), Text(footer, style="dim")]
+    return Group(*parts)
 
 
 def sparkline(values: list[float]) -> str:
@@ -64,8 +75,19 @@ def sparkline(values: list[float]) -> str:
     return "".join(SPARK[min(len(SPARK) - 1, int(v * len(SPARK)))] for v in values)
 
 
+def _decision_line(player: int, decision) -> Text:
+    """One marked move of the review: what it cost, with its standard error."""
+    better = f"; better {decision.better}" if decision.better else ""
+    return Text.assemble(
+        (f"P{player} move {decision.index + 1}: ", "bold"),
+        (f"{decision.played}{decision.mark or ''}", "red" if decision.mark else ""),
+        f" lost {decision.loss:.1f} ± {decision.loss_se:.1f} win-% points and "
+        f"{decision.points_loss:.1f} ± {decision.points_loss_se:.1f} points{better}",
+    )
+
+
 def review_view(review: Review) -> RenderableType:
-    """Per player: accuracy, mark counts, biggest mistakes and a win-% timeline."""
+    """Per player: accuracy, mark counts and a win-% timeline; then every marked move."""
     table = Table(title="Review", title_justify="left")
     for name in ("player", "accuracy", "?!", "?", "??", "win % over the game"):
         table.add_column(
@@ -79,19 +101,11 @@ def review_view(review: Review) -> RenderableType:
             str(player.inaccuracies),
             str(player.mistakes),
             str(player.blunders),
-            sparkline([win for _, win in player.timeline]),
+            sparkline([win for _, win in player.timeline][-60:]),
         )
     parts: list[RenderableType] = [table]
     for player in review.players:
-        for decision in player.biggest:
-            parts.append(
-                Text.assemble(
-                    (f"P{player.player} move {decision.index + 1}: ", "bold"),
-                    (f"{decision.played}{decision.mark or ''}", "red" if decision.mark else ""),
-                    f" lost {decision.loss:.1f} win-% points and {decision.points_loss:.1f} "
-                    f"points; better {decision.best}",
-                )
-            )
+        parts.extend(_decision_line(player.player, decision) for decision in player.biggest)
     status = (
         f"{len(review.decisions)} of {review.total_decisions} decisions in {review.seconds:.1f} s"
     )

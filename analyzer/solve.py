@@ -23,10 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from analyzer.exact import BudgetExceeded, ExactSearch
-from positions.errors import HiddenInformationError, ManhattanError
+from positions.errors import HiddenInformationError, ManhattanError, quote
 from positions.notation import write_position
 from positions.puzzle import Puzzle, load_puzzle
 from positions.state import GameState, Phase
+from search import stopping
 from search.limits import Limit
 from search.parallel import run_search
 
@@ -264,8 +265,9 @@ class PuzzleCheck:
 def solve_directory(path: str | Path, node_budget: int = DEFAULT_NODE_BUDGET) -> list[PuzzleCheck]:
     """Check every ``*.mpz`` file of directory ``path`` (sorted by name): each solved
     exactly to its Solution or not, with its verdict and time.  A file that cannot be read
-    is a failed check naming the error.  Raises ``SolveError`` if ``path`` is not a
-    directory or holds no ``.mpz`` file."""
+    is a failed check naming the error.  A stop request (Ctrl-C) ends the list after the
+    puzzle in progress.  Raises ``SolveError`` if ``path`` is not a directory or holds no
+    ``.mpz`` file."""
     folder = Path(path)
     if not folder.is_dir():
         raise SolveError(f"{path}: not a directory")
@@ -274,6 +276,8 @@ def solve_directory(path: str | Path, node_budget: int = DEFAULT_NODE_BUDGET) ->
         raise SolveError(f"{path}: no .mpz puzzle files")
     checks = []
     for file in files:
+        if stopping.requested():
+            break
         started = time.perf_counter()
         try:
             puzzle = load_puzzle(file)
@@ -286,6 +290,27 @@ def solve_directory(path: str | Path, node_budget: int = DEFAULT_NODE_BUDGET) ->
         solved, verdict = _verdict(puzzle, result)
         checks.append(PuzzleCheck(file.name, solved, verdict, result.seconds, result))
     return checks
+
+
+def is_puzzle_folder(target: str) -> bool:
+    """Whether ``target`` names a folder (of puzzles) rather than a puzzle or position."""
+    return bool(target.strip()) and Path(target).is_dir()
+
+
+def load_target(target: str, goal: str | None) -> tuple[GameState, str]:
+    """The position and goal ``solve`` works on: a puzzle file's Setup and Goal, or a
+    position (string or file) with ``goal`` (default ``win``).  ``goal`` overrides the
+    puzzle's.  Raises ``ManhattanError`` for an empty target, a bad file or goal."""
+    from positions.loading import load_position
+
+    if not target.strip():
+        raise SolveError("empty puzzle name: expected a puzzle (.mpz), a folder or a position")
+    if goal is not None and goal not in GOALS:
+        raise SolveError(f"--goal {quote(goal)}: expected one of {', '.join(GOALS)}")
+    if target.strip().lower().endswith(".mpz"):
+        puzzle = load_puzzle(target.strip())
+        return puzzle.state, goal or puzzle.goal
+    return load_position(target), goal or "win"
 
 
 def directory_summary(checks: list[PuzzleCheck]) -> dict:

@@ -56,17 +56,17 @@ def _action_text(view: GameState, path: tuple[int, ...]) -> str:
         return f"action {path[-1]}"
 
 
-def write_tree(graph: nx.DiGraph, path: Path, force: bool = False) -> None:
-    """Write ``graph`` as DOT (``.dot``/``.gv``) or GraphML (``.graphml``/``.xml``).
-    Raises ``ManhattanError`` for another extension or an existing file without ``force``."""
+TREE_SUFFIXES = (".graphml", ".dot", ".gv", ".xml")
+
+
+def tree_text(graph: nx.DiGraph, path: Path) -> str:
+    """``graph`` as DOT (``.dot``/``.gv``) or GraphML (``.graphml``/``.xml``) text, by the
+    suffix of ``path``.  Raises ``ManhattanError`` for another suffix."""
     suffix = path.suffix.lower()
-    if suffix not in (".dot", ".gv", ".graphml", ".xml"):
+    if suffix not in TREE_SUFFIXES:
         raise ManhattanError(f"--tree {path}: expected a .graphml or .dot file name")
-    if path.exists() and not force:
-        raise ManhattanError(f"{path} exists; pass --force to overwrite it")
     if suffix in (".graphml", ".xml"):
-        nx.write_graphml(graph, path)
-        return
+        return "\n".join(nx.generate_graphml(graph)) + "\n"
     lines = ["digraph search {", "  node [shape=box, fontname=Helvetica];"]
     for node, data in graph.nodes(data=True):
         text = f"{data['label']}\\nP{data['player']} n={data['visits']} win={data['win']:.2f}"
@@ -74,4 +74,13 @@ def write_tree(graph: nx.DiGraph, path: Path, force: bool = False) -> None:
     for parent, child in graph.edges:
         lines.append(f'  "{parent}" -> "{child}";')
     lines.append("}")
-    path.write_text("\n".join(lines) + "\n")
+    return "\n".join(lines) + "\n"
+
+
+def write_tree(graph: nx.DiGraph, path: Path, force: bool = False) -> None:
+    """Write ``graph`` to ``path`` as ``tree_text`` gives it.  Raises ``ManhattanError``
+    for a bad suffix or an existing file without ``force``."""
+    text = tree_text(graph, path)
+    if path.exists() and not force:
+        raise ManhattanError(f"{path} exists; pass --force to overwrite it")
+    path.write_text(text)

@@ -12,22 +12,28 @@ standard input is closed, and it is killed if it does not exit soon after.
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import functools
 import os
 import queue
 import shlex
 import signal
 import subprocess
+import sys
 import threading
+from collections.abc import Callable
 
 import numpy as np
 
 from positions.bots import BotForfeit
-from positions.errors import ManhattanError
+from positions.errors import ManhattanError, quote, shorten
 from positions.moves import Move, parse_move
 from positions.notation import write_position
 from positions.state import GameState
 
 _POSIX = os.name == "posix"
+_LINUX = sys.platform.startswith("linux")
+_PR_SET_PDEATHSIG = 1
 EXIT_GRACE = 2.0  # seconds a program gets to exit after its standard input is closed
 _EOF = None  # what the reader thread queues when the program's standard output ends
 
@@ -58,6 +64,7 @@ class ExternalBot:
                 errors="replace",
                 bufsize=1,
                 start_new_session=_POSIX,  # its own process group, killed as a whole
+                preexec_fn=_death_signal_setter(),
             )
         except OSError as error:
             raise ManhattanError(f"cannot start bot {command!r}: {error.strerror}") from None
@@ -118,6 +125,19 @@ class ExternalBot:
             process.stdout.close()
 
 
+def _death_signal_setter() -> Callable[[], object] | None:
+    """What the bot's process runs before the program starts, on Linux: ask the kernel to
+    kill it when we die, however we end (a crash or SIGKILL included), so no bot outlives
+    the game.  Made here, in our process, so the child only calls it."""
+    if not _LINUX:
+        return None
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    return functools.partial(prctl, _PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
 def _kill(process: subprocess.Popen) -> None:
     """Kill the program and whatever it started in its process group, and reap it."""
     if _POSIX:
@@ -136,11 +156,11 @@ def check_answer(view: GameState, answer: str) -> Move:
     try:
         move = parse_move(text)
     except ManhattanError as error:
-        raise BotForfeit(f"malformed answer {_quote(text)}: {error}") from None
+        raise BotForfeit(f"malformed answer {quote(text)}: {shorten(str(error))}") from None
     if str(move) != text:
-        raise BotForfeit(f"answer {_quote(text)} is not canonical (expected {str(move)!r})")
+        raise BotForfeit(f"answer {quote(text)} is not canonical (expected {str(move)!r})")
     if not view.is_legal(move):
-        raise BotForfeit(f"illegal move {text!r}: {_why_illegal(view, move)}")
+        raise BotForfeit(f"illegal move {quote(text)}: {_why_illegal(view, move)}")
     return move
 
 
@@ -150,7 +170,3 @@ def _why_illegal(view: GameState, move: Move) -> str:
     except ManhattanError as error:
         return str(error)
     return "not among the legal moves"  # e.g. a pick sequence the state would accept
-
-
-def _quote(text: str, limit: int = 60) -> str:
-    return repr(text if len(text) <= limit else text[:limit] + "…")

@@ -228,3 +228,34 @@ def describe_position(state: GameState) -> dict[str, Any]:
         ],
         "round_score": state.round_points()[: len(colors)],
     }
+
+
+# ----- which position of a record to analyze -----------------------------------------------
+
+
+def load_analysis_target(arg: str | None, move: int | None = None) -> GameState:
+    """The position ``analyze`` looks at: the bundled example when ``arg`` is ``None``, a
+    position string or file, or a game record's position before its ``move``-th decision
+    (from 1; default: the last position with a decision to make).  Raises
+    ``ManhattanError`` for ``move`` out of range or given without a record, and what
+    ``load_position`` raises."""
+    from positions.bundled import default_example
+    from positions.record import load_record
+
+    text = str(default_example()) if arg is None else arg
+    path = _existing_file(text)
+    if path is not None and path.suffix.lower() == RECORD_SUFFIX:
+        record = load_record(path)
+        states = record.states()
+        if move is None:
+            last = states[-1]
+            return last if not last.is_terminal() or len(states) == 1 else states[-2]
+        if not 1 <= move <= len(record.moves):
+            raise ManhattanError(
+                f"--move {move}: expected 1-{len(record.moves)}, "
+                "the number of decisions in the record"
+            )
+        return states[move - 1]
+    if move is not None:
+        raise ManhattanError("--move applies to game records (.mgn) only")
+    return load_position(text)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from positions.errors import NotationError
+from positions.errors import NotationError, quote
 from positions.layout import CITIES, COLOR_LETTERS, SIZES
 
 NO_PLACEMENT_BASE = 9 * CITIES * 8
@@ -93,7 +93,7 @@ def parse_move(text: str) -> Move:
             return NoPlacement(int(card), int(stories), color or None)
         return Placement(int(card), int(city), int(stories), color or None)
     raise NotationError(
-        f"bad move {text!r}: expected a selection like =112234 (2p: =1123/1234), "
+        f"bad move {quote(text)}: expected a selection like =112234 (2p: =1123/1234), "
         "a placement like 7@3:4 (2p: 7@3:4c) or 7@-:1"
     )
 

@@ -17,7 +17,7 @@ nobody wins.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -43,6 +43,7 @@ class GameOutcome:
     places: list[int]
     win_shares: list[float]
     forfeits: dict[int, str] = field(default_factory=dict)
+    interrupted: bool = False  # stopped before the end: totals so far, no Result
 
 
 def play_game(
@@ -51,14 +52,17 @@ def play_game(
     seed: int,
     options: RuleOptions | None = None,
     names: Sequence[str] | None = None,
+    should_stop: Callable[[], bool] | None = None,
 ) -> GameOutcome:
     """Play one game, ``bots[i]`` in seat P(i+1), in the world dealt by
     ``np.random.default_rng(seed)``; the bots' own random generators are spawned from
     ``seed`` too, so the same seed and bots give the same game.
 
     ``names`` go in the record's ``P1``… tags (default: each bot's ``name``).  Every bot is
-    closed when the game ends (a bot object plays one game).  Raises ``ManhattanError`` for
-    a wrong number of bots or names.
+    closed when the game ends (a bot object plays one game).  ``should_stop`` is asked
+    before every decision; when it answers true the game ends there, ``interrupted``, with
+    the record so far (no ``Result``) and the totals so far.  Raises ``ManhattanError``
+    for a wrong number of bots or names.
     """
     if len(bots) != players:
         raise ManhattanError(f"a {players}-player game needs {players} bots, got {len(bots)}")
@@ -71,8 +75,12 @@ def play_game(
     deal = " ".join("".join(map(str, world.hand(p))) for p in range(players))
     moves: list[RecordedMove] = []
     forfeits: dict[int, str] = {}
+    interrupted = False
     try:
         while not world.is_terminal():
+            if should_stop is not None and should_stop():
+                interrupted = True
+                break
             seat = world.current_player()
             comment = None
             move = None
@@ -99,10 +107,12 @@ def play_game(
     tags["Deal"] = deal
     if world.options.non_default():
         tags["Options"] = " ".join(world.options.non_default())
-    tags["Result"] = " ".join(map(str, totals))
+    if not interrupted:
+        tags["Result"] = " ".join(map(str, totals))
     tags["Seed"] = str(seed)  # an extra tag: `manhattan play --seed` replays the game
     record = GameRecord(players, tags, moves)
-    return GameOutcome(record, totals, places, _win_shares(world, forfeits), forfeits)
+    shares = [0.0] * players if interrupted else _win_shares(world, forfeits)
+    return GameOutcome(record, totals, places, shares, forfeits, interrupted)
 
 
 def _checked(world: GameState, move: Move) -> Move:

@@ -21,12 +21,13 @@ import atexit
 import contextlib
 import ctypes
 import multiprocessing
+import multiprocessing.connection
 import os
 import signal
 import sys
 import threading
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -135,6 +136,56 @@ class WorkerPool:
         for offset, (function, args) in enumerate(jobs):
             self._helpers[offset].connection.send((first + offset, function, args))
         return Batch(self, first, self._helpers[: len(jobs)])
+
+    def map_unordered(
+        self, function: Callable[..., Any], arguments: Sequence[tuple], width: int
+    ) -> Iterator[tuple[int, Any]]:
+        """Run ``function(*args)`` for each of ``arguments`` on ``width`` helpers (``ensure``
+        them first), each taking the next as soon as it is free; yields ``(index,
+        result)`` as they finish.
+        After a stop request no new job starts and the running ones are asked to stop;
+        what they return is still yielded.  Raises ``HelperError`` if a job raised."""
+        pending = list(enumerate(arguments))
+        pending.reverse()
+        busy: dict[Any, tuple[int, int]] = {}  # connection -> (job id, argument index)
+        if width > len(self._helpers):
+            raise ValueError(f"{width} helpers asked for, {len(self._helpers)} running")
+        idle = list(self._helpers[:width])
+        try:
+            while pending or busy:
+                while idle and pending and not stopping.requested():
+                    helper = idle.pop()
+                    index, args = pending.pop()
+                    with self._lock:
+                        job_id = self._next_job
+                        self._next_job += 1
+                    helper.connection.send((job_id, function, args))
+                    busy[helper.connection] = (job_id, index)
+                if stopping.requested():
+                    pending.clear()
+                    if busy:
+                        self.stop_through(max(job for job, _ in busy.values()))
+                if not busy:
+                    break
+                for connection in multiprocessing.connection.wait(list(busy), timeout=0.5):
+                    job_id, index = busy.pop(connection)
+                    helper = next(h for h in self._helpers if h.connection is connection)
+                    try:
+                        answered, (status, value) = connection.recv()
+                    except (EOFError, OSError):
+                        raise HelperError(
+                            f"a helper process ended (exit code {helper.process.exitcode})"
+                        ) from None
+                    if status == "error":
+                        raise HelperError(value)
+                    idle.append(helper)
+                    yield index, value
+        finally:
+            if busy:  # an error or an abandoned generator: stop and drain the rest
+                self.stop_through(max(job for job, _ in busy.values()))
+                for connection in list(busy):
+                    with contextlib.suppress(EOFError, OSError):
+                        connection.recv()
 
     @property
     def last_job(self) -> int:

@@ -12,6 +12,7 @@ uses one to stop its workers even while the parent is blocked waiting for them.
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import threading
 from collections.abc import Callable, Iterator
@@ -19,7 +20,9 @@ from collections.abc import Callable, Iterator
 _requested = False
 _checks: list[Callable[[], bool]] = []
 _listeners: list[Callable[[], None]] = []
+_last_words: list[Callable[[], None]] = []
 _signals_received: list[int] = []
+FORCED_EXIT_CODE = 130
 
 
 def requested() -> bool:
@@ -64,7 +67,30 @@ def watching(check: Callable[[], bool]) -> Iterator[None]:
         _checks.remove(check)
 
 
+def add_last_words(action: Callable[[], None]) -> None:
+    """Run ``action()`` (quick, e.g. killing a child process group) before a forced exit."""
+    _last_words.append(action)
+
+
+def remove_last_words(action: Callable[[], None]) -> None:
+    """Forget an ``add_last_words`` action."""
+    if action in _last_words:
+        _last_words.remove(action)
+
+
+def _force_exit() -> None:
+    """A second signal: the user does not want to wait.  Clean up what must not outlive
+    this process and leave at once."""
+    for action in list(_last_words):
+        with contextlib.suppress(Exception):  # nothing may keep the process alive now
+            action()
+    os.write(2, b"interrupted again: stopped at once\n")
+    os._exit(FORCED_EXIT_CODE)
+
+
 def _on_signal(signum: int, frame: object) -> None:
+    if _signals_received:
+        _force_exit()
     _signals_received.append(signum)
     request()
 
@@ -72,8 +98,9 @@ def _on_signal(signum: int, frame: object) -> None:
 @contextlib.contextmanager
 def on_signals(signals: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM)) -> Iterator[None]:
     """While active, the ``signals`` (default Ctrl-C and SIGTERM) request a stop instead of
-    raising ``KeyboardInterrupt`` or ending the process.  Only in the main thread (elsewhere
-    signals cannot be handled, and this does nothing)."""
+    raising ``KeyboardInterrupt`` or ending the process; a second one ends the process at
+    once (exit code 130) after the ``add_last_words`` actions.  Only in the main thread
+    (elsewhere signals cannot be handled, and this does nothing)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return

@@ -345,7 +345,7 @@ def test_play_bad_options(tmp_path):
     assert_one_error_line(play("--bots", "greedy,random"), "2 bots for 4 players")
     assert_one_error_line(play("--bots", "greedy", "--bot", "random"), "not both")
     assert_one_error_line(play("--bots", "telepath"), "telepath")
-    assert_one_error_line(play("--out", str(tmp_path / "no" / "dir" / "g.mgn")), "not found")
+    assert_one_error_line(play("--out", str(tmp_path / "no" / "dir" / "g.mgn")), "does not exist")
     result = play("--players", "5")
     assert result.exit_code != 0 and "players" in result.output.lower()
     result = play("--players", "many")

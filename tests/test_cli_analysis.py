@@ -146,7 +146,7 @@ def test_review_table_and_bad_options(tmp_path):
     result = run("review", str(game), "--iterations-per-move", "40", "--workers", "1")
     assert result.exit_code == 0, result.output
     assert "accuracy" in result.stdout
-    assert_one_error_line(run("review", str(game), "--marks", "5,10"), "three numbers")
+    assert_one_error_line(run("review", str(game), "--marks", "5,10"), "three win-% drops")
     assert_one_error_line(run("review", str(game), "--marks", "10,5,15"), "ascending")
     assert_one_error_line(run("review", str(tmp_path / "missing.mgn")), "missing.mgn")
 

@@ -1,4 +1,5 @@
-"""Ctrl-C stops a search cleanly: the command returns what it has, exit code 0."""
+"""Ctrl-C stops a search cleanly: the command prints what it has, says it was interrupted
+and exits with 130."""
 
 from __future__ import annotations
 
@@ -28,7 +29,8 @@ def test_ctrl_c_returns_the_analysis_so_far(workers):
     time.sleep(4)
     os.killpg(process.pid, signal.SIGINT)  # as a terminal does: the whole process group
     stdout, stderr = process.communicate(timeout=30)
-    assert process.returncode == 0, stderr
+    assert process.returncode == 130, stderr
+    assert stderr.strip().splitlines()[-1].startswith("interrupted"), stderr
     data = json.loads(stdout)
     assert data["interrupted"] is True
     assert data["iterations"] > 0

@@ -30,7 +30,8 @@ def test_a_small_match(tmp_path: Path) -> None:
     )
     assert calls == list(range(1, 9))
     summary = result.to_json()
-    assert set(summary) == {"games", "bots"}
+    assert set(summary) == {"games", "finished", "interrupted", "bots"}
+    assert summary["finished"] == summary["games"] and not summary["interrupted"]
     assert summary["games"] == 8
     assert [bot["spec"] for bot in summary["bots"]] == ["heuristic", "greedy", "random"]
     for bot in summary["bots"]:
@@ -91,7 +92,7 @@ def test_a_forfeiting_program_loses_and_the_match_goes_on(tmp_path: Path) -> Non
 def test_bad_arguments_are_one_line_errors(tmp_path: Path) -> None:
     with pytest.raises(ManhattanError, match="2 bot specs for 3 players"):
         run_match(["greedy", "greedy"], 3, 1)
-    with pytest.raises(ManhattanError, match="games must be at least 1"):
+    with pytest.raises(ManhattanError, match="games must be 1 to"):
         run_match(["greedy", "greedy"], 2, 0)
     with pytest.raises(ManhattanError, match="unknown bot spec 'alphago'"):
         run_match(["greedy", "alphago"], 2, 1)
