@@ -45,7 +45,9 @@ class Explanation:
     """Two moves of one position compared: ``move`` (the one played or considered) and
     ``engine_move`` (the engine's choice), their ``differences`` heaviest first, the
     search's ``figures`` for (move, engine move) when given, ``summary`` (one line: why
-    the engine's move is better) and ``sentences`` (the whole explanation)."""
+    the engine's move is better: its heaviest advantages, the move's own, the figures) and
+    ``sentences`` (what the move does, what the engine's does, why the engine's is
+    better)."""
 
     move: MoveFacts
     engine_move: MoveFacts
@@ -84,8 +86,8 @@ def _sentence(clause: str) -> str:
 
 
 def _what_it_does(facts: MoveFacts) -> str:
-    """ "2@3:1 takes a building ...", or for a 2-player selection, whose phrases each name
-    their color, "With =3344/3444, P1's a takes ..."."""
+    """The sentence of what a move does: "2@3:1 takes a building ...", or for a 2-player
+    selection, whose phrases each name their color, "With =3344/3444, P1's a takes ..."."""
     if facts.kind == "selection" and facts.players == 2:
         return _sentence(f"with {facts.move}, {facts.text}")
     return _sentence(f"{facts.move} {facts.text}")
@@ -115,13 +117,12 @@ def compare_moves(
         if figures is not None:
             sentences.append(
                 _sentence(
-                    f"the search gives it {figures[1].win:.0%} to win and "
+                    f"the search gives it {figures[1].win:.1%} to win and "
                     f"{figures[1].score:.1f} points"
                 )
             )
     else:
         sentences.append(_what_it_does(engine))
-        sentences.extend(_sentence(d.text) for d in found[:4])
         sentences.append(_sentence(f"why {engine.move}: {summary}"))
     return Explanation(mine, engine, tuple(found), figures, summary, tuple(sentences))
 

@@ -16,8 +16,7 @@ from analyzer.explain_describe import MoveFacts
 from analyzer.explain_facts import MajorityChange, PlacementFacts, TallestChange
 from analyzer.explain_words import (
     big_blocks_phrase,
-    percent,
-    players_or,
+    majority_phrase,
     selected_stories,
     selection_context,
     threat_phrase,
@@ -122,26 +121,9 @@ def _majority_value(change: MajorityChange | None) -> float:
 def _majority_does(change: MajorityChange | None) -> str:
     if change is None:
         return "changes no majority"
-    city = f"city {change.city}"
-    if change.effect == "keeps":
-        before, after = change.threat_before, change.threat_after
-        assert before is not None and after is not None
-        if after.players:
-            return (
-                f"makes its majority in {city} safer from {players_or(before.players)} "
-                f"({percent(before.chance)} before, {percent(after.chance)} now)"
-            )
-        return (
-            f"keeps its majority in {city} safe from {players_or(before.players)} "
-            f"({percent(before.chance)} before)"
-        )
-    return {
-        "wins": f"wins the majority in {city}",
-        "breaks": f"breaks P{change.holder_before}'s majority in {city}",
-        "hands": f"hands the majority in {city} to P{change.holder_after}",
-        "loses": f"gives up its majority in {city}",
-        "strengthens": f"strengthens its majority in {city}",
-    }[change.effect]
+    if change.effect == "strengthens":
+        return f"strengthens its majority in city {change.city}"
+    return majority_phrase(change, brief=True)
 
 
 def _majority_key(change: MajorityChange | None) -> tuple[int, str] | None:
@@ -224,7 +206,7 @@ def selection_differences(engine: MoveFacts, move: MoveFacts) -> list[Difference
     if es.stories != ms.stories:
         does = (selected_stories(es), selected_stories(ms))
         weight = 0.1 * abs(sum(es.stories) - sum(ms.stories))
-        found.append(_told("stories", weight, does, moves, False))
+        found.append(_told("stories", weight, does, moves, two_colors))
     return found
 
 

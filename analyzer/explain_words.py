@@ -62,8 +62,9 @@ def players_or(players: tuple[int, ...]) -> str:
 
 def threat_phrase(threat: Threat, detailed: bool = True, verb: str | None = None) -> str:
     """Who can undo the gain on their next turn and how likely: "P1 can take it back next
-    turn with card 4 (31%)", "P1 or P2 can take it back next turn (78%)", "no opponent can
-    take it back next turn".  ``verb`` replaces the target's usual one."""
+    turn with card 4 (31%)", "P1 or P2 can take it back next turn (78%: P1 card 4 31%, P2
+    card 8 71%)", "no opponent can take it back next turn"; shorter unless ``detailed``:
+    "P1 can take it back (card 4, 31%)".  ``verb`` replaces the target's usual one."""
     verb = verb or VERBS[threat.target].format(city=threat.city)
     if not threat.answerable:
         return f"no opponent has a turn left this round to {verb}"
@@ -75,21 +76,24 @@ def threat_phrase(threat: Threat, detailed: bool = True, verb: str | None = None
         return f"no opponent can {verb} next turn"
     if len(able) == 1:
         reply = able[0]
-        cards = card_list(reply.cards)
-        return f"P{reply.player} can {verb} next turn with {cards} ({percent(reply.chance)})"
+        cards, chance = card_list(reply.cards), percent(reply.chance)
+        if not detailed:
+            return f"P{reply.player} can {verb} ({cards}, {chance})"
+        return f"P{reply.player} can {verb} next turn with {cards} ({chance})"
     names = players_or(tuple(r.player for r in able))
     if not detailed:
-        return f"{names} can {verb} next turn ({percent(threat.chance)})"
+        return f"{names} can {verb} ({percent(threat.chance)})"
     each = ", ".join(f"P{r.player} {card_list(r.cards)} {percent(r.chance)}" for r in able)
     return f"{names} can {verb} next turn ({percent(threat.chance)}: {each})"
 
 
 def safety_phrase(before: Threat, after: Threat, verb: str, brief: bool = False) -> str:
     """How much safer a kept gain became: "P1 could break it next turn with 99%, now
-    nobody can"; brief: "from P1: 99% before, 0% now"."""
+    nobody can"; brief: "from P1 (99% before)", "from P1 (99% before, 31% now)"."""
     could = players_or(before.players)
     if brief:
-        return f"from {could}: {percent(before.chance)} before, {percent(after.chance)} now"
+        now = f", {percent(after.chance)} now" if after.players else ""
+        return f"from {could} ({percent(before.chance)} before{now})"
     now = (
         "now nobody can"
         if not after.players
@@ -99,21 +103,20 @@ def safety_phrase(before: Threat, after: Threat, verb: str, brief: bool = False)
 
 
 def _kept_safe(change: TallestChange | MajorityChange, verb: str, brief: bool) -> str:
-    """ " safe: P1 could ... now nobody can", or " safer: ..." when some chance is left."""
+    """The tail of a kept gain: safe (nobody can undo it now) or safer, and how much."""
     before, after = change.threat_before, change.threat_after
     assert before is not None and after is not None
     return _safety_tail("safe" if not after.players else "safer", before, after, verb, brief)
 
 
 def _safety_tail(word: str, before: Threat, after: Threat, verb: str, brief: bool) -> str:
-    safety = safety_phrase(before, after, verb, brief)
-    return f" {word} ({safety})" if brief else f" {word}: {safety}"
+    return f" {word}{' ' if brief else ': '}{safety_phrase(before, after, verb, brief)}"
 
 
 def tallest_phrase(change: TallestChange, mover: int, brief: bool = False) -> str:
-    """ "takes the tallest building from P2 (9 stories now)", "ties the tallest building
-    at 9 stories: P2 no longer scores it", "raises its tallest building to 12 stories and
-    keeps it: ..."."""
+    """The tallest building in words: "takes the tallest building from P2 (9 stories now)",
+    "ties the tallest building at 9 stories: P2 no longer scores it", "raises its tallest
+    building to 12 stories and keeps it safe: ..."."""
     height = stories(change.height_after)
     if change.effect == "takes":
         if change.holder_before is not None:
@@ -137,8 +140,9 @@ def tallest_phrase(change: TallestChange, mover: int, brief: bool = False) -> st
 
 
 def majority_phrase(change: MajorityChange, brief: bool = False) -> str:
-    """ "wins the majority in city 4 from P2", "breaks P2's majority in city 5", "keeps its
-    majority in city 1 safe: ...", "strengthens its majority in city 4 (4 buildings to 2)"."""
+    """The majority in words: "wins the majority in city 4 from P2", "breaks P2's majority
+    in city 5", "keeps its majority in city 1 safe: ...", "strengthens its majority in city
+    4 (4 buildings to 2)"."""
     city = f"city {change.city}"
     if change.effect == "wins":
         source = f" from P{change.holder_before}" if change.holder_before is not None else ""
@@ -173,14 +177,18 @@ def building_phrase(
         raised = f"raises its own building in {city} to {stories(building.height)}"
         before = building.threat_before
         if before is not None and before.chance - after.chance >= KEEP_MARGIN:
-            word = "out of reach" if not after.players else "harder to take"
+            if brief:
+                word = "safe" if not after.players else "safer"
+            else:
+                word = "out of reach" if not after.players else "harder to take"
             return f"{raised}," + _safety_tail(word, before, after, "take it", brief), True
         return raised, False
     return f"builds on an empty site in {city}", False
 
 
 def points_phrase(points: tuple[int, ...], mover: int) -> str | None:
-    """ "+1 point this round (-1 for P1)", or ``None`` when no player's points change."""
+    """This round's points: "+1 point this round (-1 for P1)", or ``None`` when no
+    player's points change."""
     own = points[mover - 1]
     others = [f"{p:+d} for P{i + 1}" for i, p in enumerate(points) if p and i != mover - 1]
     if not own and not others:
@@ -227,7 +235,8 @@ def _said_safe(threat: Threat, facts: PlacementFacts) -> bool:
 
 
 def _rounds(rounds: tuple[int, ...], count: int) -> str:
-    """ "round 4", "rounds 3 and 4", "round 3 or 4", "rounds 2 to 6", "a later round"."""
+    """Later rounds in words: "round 4", "rounds 3 and 4", "round 3 or 4", "rounds 2 to 6",
+    "a later round"."""
     if len(rounds) == 1:
         return f"round {rounds[0]}"
     if len(rounds) == 2:
@@ -260,12 +269,13 @@ def big_blocks_phrase(blocks: BigBlocks, name_color: bool = False) -> str:
 
 
 def selected_stories(facts: SelectionFacts) -> str:
-    """ "selects 13 stories", in 2 players "selects 14 stories of P1's a and 15 of P1's c"."""
+    """The stories selected: "selects 13 stories", in 2 players (a clause of its own)
+    "P1's a selects 14 stories and P1's c 15"."""
     if len(facts.colors) == 1:
         return f"selects {stories(facts.stories[0])}"
-    first, second = facts.stories
-    a, c = (f"P{facts.player}'s {color}" for color in facts.colors)
-    return f"selects {stories(first)} of {a} and {second} of {c}"
+    (first, second), player = facts.stories, facts.player
+    a, c = facts.colors
+    return f"P{player}'s {a} selects {stories(first)} and P{player}'s {c} {second}"
 
 
 def selection_context(facts: SelectionFacts, mover: int) -> str | None:

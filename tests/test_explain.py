@@ -188,7 +188,7 @@ def test_keeps_a_majority_that_an_opponent_could_break_with_the_right_chance():
     assert before.replies[1].chance == pytest.approx(hypergeometric(unseen, 5))
     assert before.chance == pytest.approx(hypergeometric(unseen, 5))
     assert majority.threat_after.replies == ()
-    assert facts.line.startswith("keeps its majority in city 4 safe (from P2: 50% before, 0% now)")
+    assert facts.line.startswith("keeps its majority in city 4 safe from P2 (50% before)")
     assert "P2 could break it next turn with 50%, now nobody can" in facts.text
 
 
@@ -238,7 +238,8 @@ def test_only_the_old_owner_can_take_it_back_with_the_hypergeometric_chance():
     assert reply.chance == pytest.approx(hypergeometric(unseen, 4))
     assert threat.chance == pytest.approx(reply.chance)
     line = explain_move(state, parse_move("3@1:1"))
-    assert f"P1 can take it back next turn with card 1 ({reply.chance:.0%})" in line
+    assert f"P1 can take it back (card 1, {reply.chance:.0%})" in line
+    assert "P1 can take it back next turn with card 1" in describe_move(state, "3@1:1").text
 
 
 def test_several_opponents_can_take_it_back():
@@ -253,7 +254,7 @@ def test_several_opponents_can_take_it_back():
     for reply in threat.replies:
         assert reply.chance == pytest.approx(hypergeometric(unseen, reply.unseen))
     assert threat.chance > max(r.chance for r in threat.replies)
-    assert "P1, P2 or P3 can take it back next turn" in describe_move(state, "3@1:1").line
+    assert "P1, P2 or P3 can take it back next turn (" in describe_move(state, "3@1:1").text
 
 
 def test_no_opponent_can_answer_when_every_card_is_seen():
