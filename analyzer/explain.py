@@ -20,19 +20,32 @@ next turn) and ``explain_chance``; the words in ``explain_words`` and ``explain_
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from typing import Any
 
 from analyzer.explain_compare import Difference, Figures, differences, why_line
 from analyzer.explain_describe import MoveFacts, as_move, describe_move
+from analyzer.explain_facts import Building, MajorityChange, PlacementFacts, TallestChange
+from analyzer.explain_replies import Reply, Threat
+from analyzer.explain_selection import BigBlocks, RivalSelection, SelectionFacts
 from positions.errors import ManhattanError
 from positions.moves import Move, Selection
 from positions.state import GameState
 
 __all__ = [
+    "BigBlocks",
+    "Building",
     "Difference",
     "Explanation",
     "Figures",
+    "MajorityChange",
     "MoveFacts",
+    "PlacementFacts",
+    "Reply",
+    "RivalSelection",
+    "SelectionFacts",
+    "TallestChange",
+    "Threat",
     "compare_moves",
     "describe_move",
     "explain_move",
@@ -60,6 +73,21 @@ class Explanation:
     def text(self) -> str:
         """The sentences as one paragraph."""
         return " ".join(self.sentences)
+
+    def to_json(self) -> dict[str, Any]:
+        """The explanation as JSON-ready data: both moves' facts, the differences, the
+        figures and their costs, the summary and the text."""
+        return {
+            "move": self.move.to_json(),
+            "engine_move": self.engine_move.to_json(),
+            "differences": [asdict(d) for d in self.differences],
+            "figures": None if self.figures is None else [asdict(f) for f in self.figures],
+            "win_cost": self.win_cost,
+            "score_cost": self.score_cost,
+            "summary": self.summary,
+            "sentences": list(self.sentences),
+            "text": self.text,
+        }
 
     @property
     def same_move(self) -> bool:

@@ -3,7 +3,8 @@ the player to move (a placement, a no-placement or a whole selection)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from typing import Any
 
 from analyzer.explain_facts import PlacementFacts, describe_placement
 from analyzer.explain_selection import SelectionFacts, describe_selection
@@ -40,6 +41,11 @@ class MoveFacts:
     def line(self) -> str:
         """The one-line reason."""
         return "; ".join(self.brief)
+
+    def to_json(self) -> dict[str, Any]:
+        """The facts as JSON-ready data (nested dicts and lists), with ``text`` and
+        ``line``."""
+        return {**asdict(self), "text": self.text, "line": self.line}
 
 
 def as_move(move: Move | str) -> Move:

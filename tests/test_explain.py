@@ -8,6 +8,7 @@ N: card k -> site 10-k;  E: 1->7 2->4 3->1 4->8 5->5 6->2 7->9 8->6 9->3.
 
 from __future__ import annotations
 
+import json
 import re
 from itertools import permutations
 from math import comb
@@ -396,6 +397,17 @@ def test_bundled_last_round_4p_safer_takeover_beats_the_takeover_from_the_leader
     assert explanation.win_cost == pytest.approx(6.4)
     assert explanation.score_cost == pytest.approx(1.8)
     assert_players_by_number(explanation.text)
+
+
+def test_explanations_are_plain_json_data():
+    state = load_position(str(EXAMPLES / "last_round_4p.txt"))
+    figures = (Figures(0.019, 52.4), Figures(0.083, 54.2))
+    data = json.loads(json.dumps(compare_moves(state, "2@3:1", "2@1:1", figures=figures).to_json()))
+    assert data["engine_move"]["placement"]["building"]["taken_from"] == 1
+    replies = data["move"]["placement"]["threats"][0]["replies"]
+    assert [(r["player"], r["cards"]) for r in replies] == [(1, [4]), (2, [8]), (3, [6])]
+    assert data["differences"][0]["topic"] == "majority"
+    assert data["win_cost"] == pytest.approx(6.4) and data["summary"] in data["text"]
 
 
 def test_figures_within_noise_are_called_about_equal():
