@@ -6,8 +6,9 @@ after the move and the round is not over), hold a selected block big enough for 
 placement that undoes the gain, and hold a card that reaches a site where that placement
 works (card -> site depends on their seat: ``layout.card_sites``).  Their hand is unseen,
 so the chance is that of a 4-card hand drawn from the cards the mover cannot see
-(``state.unseen_cards(mover)``).  Each opponent's reply is judged on the board right
-after the move, as if they moved next.
+(``state.unseen_cards(mover)``), every such hand equally likely (what an opponent kept
+or played before is not read into it).  Each opponent's reply is judged on the board
+right after the move, as if they moved next.
 """
 
 from __future__ import annotations
@@ -20,8 +21,6 @@ from analyzer.explain_board import Board
 from analyzer.explain_chance import chance_any_hand_holds, chance_hand_holds
 from positions.layout import CARD_TYPES, SITES, SITES_PER_CITY, SIZES
 from positions.state import GameState, Phase
-
-TARGETS = ("building", "tallest", "majority")
 
 
 @dataclass(frozen=True)
@@ -68,7 +67,7 @@ def opponents_to_answer(before: GameState, after: GameState) -> list[int]:
     return [p for p in order if after.blocks_held(p) > 0]
 
 
-def _held_kinds(state: GameState, player: int) -> list[tuple[int, int]]:
+def held_kinds(state: GameState, player: int) -> list[tuple[int, int]]:
     """``(color, stories)`` of each kind of block ``player`` holds selected."""
     return [
         (color, size)
@@ -103,7 +102,7 @@ def find_threat(
     replies = []
     hands = []
     for player in answering:
-        kinds = _held_kinds(after, player)
+        kinds = held_kinds(after, player)
         cards = {
             _card_for_site(after, player, site)
             for site in sites

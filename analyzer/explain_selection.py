@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from analyzer.explain_board import Board, player_of
+from analyzer.explain_replies import held_kinds
 from positions.layout import COLOR_LETTERS, SITES, SIZES
 from positions.moves import Selection
 from positions.state import GameState
@@ -94,20 +95,11 @@ def describe_selection(state: GameState, move: Selection) -> SelectionFacts:
     )
 
 
-def _selected_kinds(state: GameState, player: int) -> list[tuple[int, int]]:
-    return [
-        (color, size)
-        for color in state.layout.player_colors[player]
-        for size in range(1, SIZES + 1)
-        if state.selected[color * SIZES + size - 1]
-    ]
-
-
 def _rivals(state: GameState) -> list[RivalSelection]:
     """The opponents who have selected this round, in the round's order."""
     rivals = []
     for player in state.layout.round_order(state.round):
-        kinds = _selected_kinds(state, player)
+        kinds = held_kinds(state, player)
         if player == state.to_move or not kinds:
             continue
         stories = sum(size * state.selected[color * SIZES + size - 1] for color, size in kinds)
@@ -127,7 +119,7 @@ def _threats_to_tallest(state: GameState, board: Board) -> list[int]:
         if any(
             board.can_place(site, color, size)
             and board.with_block(site, color, size).tallest_scorer() not in colors
-            for color, size in _selected_kinds(state, player)
+            for color, size in held_kinds(state, player)
             for site in range(SITES)
             if board.height[site] + size >= tallest
         ):
