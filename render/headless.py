@@ -9,6 +9,7 @@ the PATH).  selenium is a test dependency: it is imported only when a browser st
 
 from __future__ import annotations
 
+import base64
 import json
 import shutil
 from pathlib import Path
@@ -107,12 +108,27 @@ def network_requests(driver: Any) -> list[str]:
     return urls
 
 
-def screenshot(driver: Any, page: Path, out: Path, width: int, height: int | None = None) -> None:
-    """Open ``page`` (a local file), size the window to ``width`` and ``height`` (default:
-    the page's full height) and save a PNG of it to ``out``."""
-    driver.set_window_size(width, height or 800)
-    driver.get(page.resolve().as_uri())
+def screenshot(
+    driver: Any,
+    page: Path,
+    out: Path,
+    width: int,
+    height: int | None = None,
+    fragment: str = "",
+    scale: float = 2.0,
+) -> None:
+    """Open ``page`` (a local file, at ``#fragment`` if given) in a viewport of ``width``
+    × ``height`` CSS pixels (default height: the whole page) at ``scale`` device pixels
+    each, and save a PNG of it to ``out``."""
+
+    def viewport(h: int) -> None:
+        metrics = {"width": width, "height": h, "deviceScaleFactor": scale, "mobile": False}
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+
+    viewport(height or 800)
+    driver.get(page.resolve().as_uri() + (f"#{fragment}" if fragment else ""))
     if height is None:
-        full = driver.execute_script("return document.documentElement.scrollHeight")
-        driver.set_window_size(width, int(full))
-    driver.save_screenshot(str(out))
+        viewport(int(driver.execute_script("return document.documentElement.scrollHeight")))
+    shot = driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png"})
+    out.write_bytes(base64.b64decode(shot["data"]))
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

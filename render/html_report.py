@@ -116,7 +116,8 @@ def review_report_html(
 
     Frame 0 is the start; frame ``k`` is the board after decision ``k`` (1-based), drawn
     from ``seat`` (default: the seat of the player who moved, so their cards read as they
-    saw them) with the move played and the engine's choice highlighted.  Raises
+    saw them) with the move played and the engine's choice highlighted, and the viewer's
+    hand as it was before the move.  Raises
     ``ManhattanError`` when the data does not belong to the record or the record does not
     replay."""
     states = record.states()
@@ -142,9 +143,15 @@ def review_report_html(
         if alternative is not None:
             highlights.append(_engine_highlight(alternative, established, mover))
         viewer = mover if seat is None else seat
-        boards.append(
-            board_svg(states[index + 1], viewer, highlights, names=names, standalone=False)
+        board = board_svg(
+            states[index + 1],
+            viewer,
+            highlights,
+            names=names,
+            hand_before=states[index],
+            standalone=False,
         )
+        boards.append(board)
         details.append(
             _decision_detail(index, total, rounds[index], mover, names, recorded, decision)
             + _final_detail(states[index + 1], names)

@@ -57,7 +57,7 @@ tr.cand{cursor:pointer}
 .loss{color:#777;font-size:11px}
 .mistakes{margin:4px 0 0;padding-left:18px}
 .mistakes li{cursor:pointer}.mistakes li:hover{text-decoration:underline}
-#graph svg{display:block}
+#graph svg{display:block;width:100%;max-width:1200px;height:auto}
 .g text{font-size:11px;fill:#444}
 .g .axis{stroke:#888}.g .gl{stroke:#e4e4e4}.g .rl{stroke:#999;stroke-dasharray:3 3}
 .g line,.g polyline,.g text{pointer-events:none}

@@ -214,7 +214,7 @@ def _building(state: GameState, seat: str, site: int, tallest: set[int], scores:
     )
     if site in tallest:
         star = "star s" if scores else "star tie"
-        parts.append(f'<polygon class="{star}" points="{_star(x + 5, y + 5, 5)}"/>')
+        parts.append(f'<polygon class="{star}" points="{_star(x + 3, y + 3, 4.5)}"/>')
     parts.append("</g>")
     return "".join(parts)
 
@@ -379,12 +379,14 @@ def _selected(state: GameState, color: int, x: int, y: int) -> str:
 
 
 def _hand(
-    state: GameState, viewer: int, y: int, items: Sequence[Highlight]
+    state: GameState, viewer: int, y: int, items: Sequence[Highlight], before: bool
 ) -> tuple[list[str], int]:
     x = PANEL_X
+    title = f"Hand of P{viewer + 1}" + (" before the move" if before else "")
+    note = "" if before else "card k builds on cell k"
     lines = [
-        f'<text class="you" x="{x}" y="{y + 10}">Hand of P{viewer + 1}</text>'
-        f'<text class="dim" x="{x + 78}" y="{y + 10}">card k builds on cell k</text>'
+        f'<text class="you" x="{x}" y="{y + 10}">{title}</text>'
+        f'<text class="dim" x="{x + 78}" y="{y + 10}">{note}</text>'
     ]
     y += 16
     marked = _hand_marks(state, viewer, items)
@@ -416,7 +418,7 @@ def _hand(
                 f'<rect class="hl" {box}/></g>'
             )
         lines.append(line + "</g>")
-    return lines, y + side + 20
+    return lines, y + side + 17
 
 
 def _hand_marks(state: GameState, viewer: int, items: Sequence[Highlight]) -> dict[int, str]:
@@ -435,15 +437,14 @@ def _pile(state: GameState, y: int) -> tuple[list[str], int]:
     lines = [
         f'<g class="pile" data-cards="{played}">',
         f'<text x="{PANEL_X}" y="{y + 10}">Played</text>',
-        f'<text class="dim" x="{PANEL_X + 234}" y="{y + 10}" text-anchor="end">deck '
-        f"{state.deck_count()}</text>",
+        f'<text class="dim" x="{PANEL_X}" y="{y + 23}">deck {state.deck_count()}</text>',
     ]
     for k, row in enumerate(rows):
         lines.append(
             f'<text x="{PANEL_X + 44}" y="{y + 10 + 13 * k}" letter-spacing="1">{row}</text>'
         )
     lines.append("</g>")
-    return lines, y + 13 * len(rows) + 4
+    return lines, y + 13 * max(2, len(rows)) + 2
 
 
 def _compass(seat: str, y: int) -> tuple[str, int]:
@@ -520,6 +521,7 @@ def board_svg(
     highlights: Sequence[Highlight | str] = (),
     *,
     names: Sequence[str | None] = (),
+    hand_before: GameState | None = None,
     standalone: bool = True,
 ) -> str:
     """The picture of ``state`` as SVG text.
@@ -528,10 +530,17 @@ def board_svg(
     the player to move (P1 once the game is over); the cities are turned the way the
     viewer sees them and the viewer's hand is drawn.  ``highlights`` are moves to mark (a
     plain string is a move played by the player to move).  ``names`` label the players.
+    ``hand_before``, the position before a highlighted move, shows the viewer's hand as
+    it was then: the cards the move played and the engine's choice were chosen from.
     ``standalone=False`` leaves out the XML namespace and the style sheet, for an HTML
     page that states ``BOARD_CSS`` once.  Raises ``ManhattanError`` for a bad seat or
     highlight."""
     viewer = viewer_player(state, seat)
+    if hand_before is not None and hand_before.players != state.players:
+        raise ManhattanError(
+            f"hand_before: a {hand_before.players}-player position for a "
+            f"{state.players}-player board"
+        )
     view_seat = state.layout.player_seats[viewer]
     items = [_as_highlight(h) for h in highlights]
     for item in items:
@@ -543,15 +552,16 @@ def board_svg(
     lines.extend(_highlights(state, view_seat, items))
     rows, y = _player_rows(state, viewer, names)
     lines.extend(rows)
-    hand, y = _hand(state, viewer, y + 8, items)
+    hand_state = state if hand_before is None else hand_before
+    hand, y = _hand(hand_state, viewer, y + 8, items, hand_before is not None)
     lines.extend(hand)
     pile, y = _pile(state, y)
     lines.extend(pile)
     compass, y = _compass(view_seat, y)
     lines.append(compass)
-    legend, legend_end = _legend(state, items, BOARD_H + 4)
+    legend, legend_end = _legend(state, items, max(BOARD_H, y) + 4)
     lines.extend(legend)
-    height = max(y, legend_end) + PAD
+    height = legend_end + PAD
     namespace = ' xmlns="http://www.w3.org/2000/svg"' if standalone else ""
     head = [
         f'<svg{namespace} class="mb" viewBox="0 0 {WIDTH} {height}" width="{WIDTH}" '
