@@ -1,5 +1,6 @@
 """The HTML reports: a game review and a position's analysis, each one self-contained
-file (see ``render.page``) built from the analyzer's plain JSON-ready results.
+file (see ``render.page``) built from the analyzer's plain JSON-ready results.  The
+review is made here; the analysis in ``render.analysis_report`` (re-exported).
 
 ``review_report_html(record, review_data)`` takes ``analyzer.review.Review.to_json()``:
 the win-probability graph per player, the move list with marks, the board after any
@@ -7,9 +8,10 @@ move with the move and the engine's choice highlighted and what the move cost, �
 step, and the per-player summary.  ``analysis_report_html(state, analysis_data)`` takes
 ``analyzer.engine.Analysis.to_json()``: the board with the top candidates and the table.
 
-Both read only the keys they show and accept more (a newer analyzer may add intervals
-and standard errors, shown when present); a decision whose ``best`` is null has no move
-established as better.
+Both read only the keys they show and accept more (intervals and standard errors are
+shown when present).  A decision's ``better`` is the move the review established as
+better (drawn dashed); when it is null, an engine's choice that differs is drawn dotted as
+"not clearly better"; a review without ``better`` takes ``best`` as the better move.
 """
 
 from __future__ import annotations
@@ -23,31 +25,26 @@ from positions.layout import COLOR_LETTERS
 from positions.moves import Placement, parse_move
 from positions.record import GameRecord
 from positions.state import GameState
+from render.analysis_report import analysis_report_html
 from render.graph import LEFT, GraphPlayer, plot_x, win_graph_svg
-from render.page import chip, frames_data, html_page, mark_class
+from render.page import (
+    chip,
+    frames_data,
+    html_page,
+    mark_class,
+    nav_bar,
+    number,
+    percent,
+    win_interval,
+)
 from render.svg import Highlight, board_svg
 
+__all__ = ["analysis_report_html", "review_report_html"]
+
 BIGGEST = 5  # mistakes listed per player in the summary
-BOARD_CANDIDATES = 5  # candidates drawn on the analysis board
 
 
 # ----- reading the analyzer's data ---------------------------------------------------------
-
-
-def _number(value: Any) -> float | None:
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
-
-
-def _percent(value: Any) -> str:
-    number = _number(value)
-    return "–" if number is None else f"{number * 100:.0f}%"
-
-
-def _interval(item: dict[str, Any]) -> str | None:
-    low, high = _number(item.get("win_low")), _number(item.get("win_high"))
-    if low is None or high is None:
-        return None
-    return f"{low * 100:.0f}–{high * 100:.0f}%"
 
 
 def _decisions(review_data: dict[str, Any], record: GameRecord) -> dict[int, dict[str, Any]]:
@@ -117,9 +114,8 @@ def review_report_html(
     Frame 0 is the start; frame ``k`` is the board after decision ``k`` (1-based), drawn
     from ``seat`` (default: the seat of the player who moved, so their cards read as they
     saw them) with the move played and the engine's choice highlighted, and the viewer's
-    hand as it was before the move.  Raises
-    ``ManhattanError`` when the data does not belong to the record or the record does not
-    replay."""
+    hand as it was before the move.  Raises ``ManhattanError`` when the data does not
+    belong to the record or the record does not replay."""
     states = record.states()
     decisions = _decisions(review_data, record)
     names = [record.tags.get(f"P{p}") for p in range(1, record.players + 1)]
@@ -171,13 +167,14 @@ def review_report_html(
             + "</div>",
             f'<h2>Win probability after each move</h2><div id="graph" class="box">{graph}</div>',
             '<div class="cols"><div class="box"><div id="detail"></div>'
-            + _nav("click a move or the graph; ← → step")
+            + nav_bar("click a move or the graph; ← → step")
             + '<div id="board"></div></div>'
             + f'<div class="box moves">{_move_table(record, states, decisions, names)}</div>'
             + "</div>",
             "<footer>Made by manhattan. Win % is each player's estimated chance of finishing "
-            "first, judged from their own information; marks ?! ? ?? grow with the win % a "
-            "move gave up.</footer>",
+            "first, judged from their own information; the marks ?! ? ?? grow with the win % "
+            "a move gave up, counted only when the loss is clear of the search's noise."
+            "</footer>",
         ]
     )
     page_title = title or f"Manhattan review: {_players_line(names, record.players)}"
@@ -186,14 +183,6 @@ def review_report_html(
 
 def _players_line(names: Sequence[str | None], players: int) -> str:
     return " vs ".join(names[p] or f"P{p + 1}" for p in range(players))
-
-
-def _nav(hint: str) -> str:
-    return (
-        '<div class="nav"><button type="button" data-step="-1" title="previous (←)">◀</button>'
-        '<button type="button" data-step="1" title="next (→)">▶</button>'
-        f'<span class="hint">{escape(hint)}</span></div>'
-    )
 
 
 def _review_header(
@@ -208,7 +197,7 @@ def _review_header(
     facts.append(
         f"{reviewed} of {review_data.get('total_decisions', len(record.moves))} decisions reviewed"
     )
-    seconds = _number(review_data.get("seconds"))
+    seconds = number(review_data.get("seconds"))
     if seconds is not None:
         facts.append(f"in {seconds:.0f} s")
     parts = [
@@ -255,8 +244,8 @@ def _decision_detail(
     )
     if decision is None:
         return head + "<br>Not reviewed (the review stopped before this decision)."
-    after = f"win {_percent(decision.get('win_after'))}"
-    interval = _interval(decision)
+    after = f"win {percent(decision.get('win_after'))}"
+    interval = win_interval(decision)
     if interval:
         after += f" (range {interval})"
     alternative, established = _alternative(decision)
@@ -265,12 +254,12 @@ def _decision_detail(
         if best == played:
             return head + f"<br>The engine's choice too · {after}."
         return head + f"<br>No move established as better · {after}."
-    loss = f"{_number(decision.get('loss')) or 0.0:.1f}{_se(decision.get('loss_se'))}"
+    loss = f"{number(decision.get('loss')) or 0.0:.1f}{_se(decision.get('loss_se'))}"
     cost = (
-        f"<b>{loss}</b> win-% points (win {_percent(decision.get('win_before'))} → "
-        f"{_percent(decision.get('win_after'))})"
+        f"<b>{loss}</b> win-% points (win {percent(decision.get('win_before'))} → "
+        f"{percent(decision.get('win_after'))})"
     )
-    points = _number(decision.get("points_loss"))
+    points = number(decision.get("points_loss"))
     if points is not None:
         cost += f" and <b>{points:.1f}{_se(decision.get('points_loss_se'))}</b> points"
     if interval:
@@ -284,8 +273,8 @@ def _decision_detail(
 
 
 def _se(value: Any) -> str:
-    number = _number(value)
-    return f" ± {number:.1f}" if number else ""
+    figure = number(value)
+    return f" ± {figure:.1f}" if figure else ""
 
 
 def _final_detail(state: GameState, names: Sequence[str | None]) -> str:
@@ -323,7 +312,7 @@ def _summary_table(
     ]
     for player in range(1, record.players + 1):
         summary = summaries.get(player, {})
-        accuracy = _number(summary.get("accuracy"))
+        accuracy = number(summary.get("accuracy"))
         mine = [d for i, d in decisions.items() if movers[i] == player]
         counts = [
             summary.get(key, sum(d.get("mark") == mark for d in mine))
@@ -347,7 +336,7 @@ def _summary_table(
 def _biggest(mine: Sequence[dict[str, Any]]) -> str:
     """The player's marked moves, most costly first: the first few, then the rest folded."""
     marked = [d for d in mine if d.get("mark")]
-    marked.sort(key=lambda d: (-(_number(d.get("loss")) or 0.0), d["index"]))
+    marked.sort(key=lambda d: (-(number(d.get("loss")) or 0.0), d["index"]))
     if not marked:
         return '<span class="loss">no marked move</span>'
     items = []
@@ -357,7 +346,7 @@ def _biggest(mine: Sequence[dict[str, Any]]) -> str:
         items.append(
             f'<li data-frame="{d["index"] + 1}">{d["index"] + 1}. {escape(str(d["played"]))}'
             f'<span class="{mark_class(d.get("mark"))}">{escape(str(d["mark"]))}</span>{better} '
-            f'<span class="loss">−{_number(d.get("loss")) or 0.0:.1f}%</span></li>'
+            f'<span class="loss">−{number(d.get("loss")) or 0.0:.1f}%</span></li>'
         )
     shown = f'<ul class="mistakes">{"".join(items[:BIGGEST])}</ul>'
     if len(items) > BIGGEST:
@@ -409,142 +398,8 @@ def _move_cell(index: int, played: str, decision: dict[str, Any] | None) -> str:
     alternative, established = _alternative(decision)
     if alternative:
         tip += f" · {'better' if established else 'engine'} {alternative}"
-        tip += f" · −{_number(decision.get('loss')) or 0.0:.1f} win-%"
+        tip += f" · −{number(decision.get('loss')) or 0.0:.1f} win-%"
     return (
         f'<td class="mv" data-frame="{index + 1}" title="{escape(tip)}">{escape(played)}'
         f'<span class="{mark_class(mark)}">{escape(mark or "")}</span></td>'
     )
-
-
-# ----- the analysis ----------------------------------------------------------------------------
-
-
-def analysis_report_html(
-    state: GameState,
-    analysis_data: dict[str, Any],
-    *,
-    top: int = 8,
-    seat: int | str | None = None,
-    names: Sequence[str | None] = (),
-) -> str:
-    """One self-contained HTML page of the analysis ``analysis_data`` (the JSON of
-    ``analyzer.engine.Analysis.to_json()``) of ``state``: the board from ``seat`` (default
-    the player to move) with the best candidates highlighted, and a table of the ``top``
-    candidates (win %, its interval when the data has one, expected score, margin,
-    reason); a row shows that candidate alone on the board.  Raises ``ManhattanError``
-    for data without a ``moves`` list or with moves that do not parse."""
-    if not isinstance(analysis_data, dict) or not isinstance(analysis_data.get("moves"), list):
-        raise ManhattanError("analysis data: expected an object with a 'moves' list")
-    if state.is_terminal():
-        raise ManhattanError("analysis report: the game is over, there is no move to show")
-    mover = analysis_data.get("to_move")
-    mover = mover if isinstance(mover, int) else state.current_player() + 1
-    candidates = [c for c in analysis_data["moves"] if isinstance(c, dict) and "move" in c][:top]
-    for k, candidate in enumerate(candidates, start=1):
-        try:
-            parse_move(str(candidate["move"]))
-        except ManhattanError as error:
-            raise ManhattanError(f"analysis data: candidate {k}: {error}") from None
-
-    def highlight(rank: int, candidate: dict[str, Any]) -> Highlight:
-        kind = "engine" if rank == 1 else "candidate"
-        return Highlight(str(candidate["move"]), kind, mover, str(rank))
-
-    shown = [highlight(r, c) for r, c in enumerate(candidates[:BOARD_CANDIDATES], start=1)]
-    boards = [board_svg(state, seat, shown, names=names, standalone=False)]
-    details = [
-        f"<b>The {len(shown)} best candidates</b> for P{mover}: 1 is the engine's choice "
-        "(dashed). Click a row to see one alone."
-    ]
-    for rank, candidate in enumerate(candidates, start=1):
-        boards.append(
-            board_svg(state, seat, [highlight(rank, candidate)], names=names, standalone=False)
-        )
-        details.append(_candidate_detail(rank, candidate))
-    body = "\n".join(
-        [
-            _analysis_header(analysis_data, mover),
-            '<div class="cols"><div class="box"><div id="detail"></div>'
-            + _nav("← → step through the candidates")
-            + '<div id="board"></div></div>'
-            + f'<div class="box">{_candidate_table(candidates)}{_line(analysis_data)}</div>'
-            + "</div>",
-            "<footer>Made by manhattan. Win % is the mover's estimated chance of finishing "
-            "first, from the mover's own information; the score is the expected final total."
-            "</footer>",
-        ]
-    )
-    return html_page(f"Manhattan analysis: P{mover} to move", body, frames_data(boards, details))
-
-
-def _analysis_header(data: dict[str, Any], mover: int) -> str:
-    facts = []
-    if isinstance(data.get("iterations"), int):
-        facts.append(f"{data['iterations']} iterations")
-    seconds = _number(data.get("seconds"))
-    if seconds is not None:
-        facts.append(f"{seconds:.1f} s")
-    if data.get("best"):
-        facts.append(f"best <b>{escape(str(data['best']))}</b>")
-    if data.get("interrupted"):
-        facts.append("interrupted")
-    position = escape(str(data.get("position", "")))
-    return (
-        f"<h1>Analysis: P{mover} to move</h1>"
-        f'<p class="sub">{" · ".join(facts)}</p>'
-        f'<p class="sub"><code style="word-break:break-all">{position}</code></p>'
-    )
-
-
-def _candidate_detail(rank: int, candidate: dict[str, Any]) -> str:
-    parts = [f"<b>{rank}. {escape(str(candidate['move']))}</b>"]
-    win = f"win {_percent(candidate.get('win'))}"
-    interval = _interval(candidate)
-    if interval:
-        win += f" ({interval})"
-    parts.append(win)
-    score = _number(candidate.get("score"))
-    if score is not None:
-        parts.append(f"expected score {score:.1f}")
-    if candidate.get("reason"):
-        parts.append(escape(str(candidate["reason"])))
-    return " · ".join(parts)
-
-
-def _candidate_table(candidates: Sequence[dict[str, Any]]) -> str:
-    has_interval = any(_interval(c) for c in candidates)
-    head = (
-        '<tr><th class="num">#</th><th>move</th><th class="num">visits</th>'
-        '<th class="num">win</th>'
-        + ('<th class="num">interval</th>' if has_interval else "")
-        + '<th class="num">score</th><th class="num">margin</th><th>reason</th></tr>'
-    )
-    rows = [f'<table class="candidates">{head}']
-    for rank, c in enumerate(candidates, start=1):
-        score, margin = _number(c.get("score")), _number(c.get("margin"))
-        rows.append(
-            f'<tr class="cand" data-frame="{rank}"><td class="num">{rank}</td>'
-            f"<td><b>{escape(str(c['move']))}</b>{_equal_note(c)}</td>"
-            f'<td class="num">{escape(str(c.get("visits", "")))}</td>'
-            f'<td class="num">{_percent(c.get("win"))}</td>'
-            + (f'<td class="num">{_interval(c) or "–"}</td>' if has_interval else "")
-            + f'<td class="num">{"–" if score is None else f"{score:.1f}"}</td>'
-            f'<td class="num">{"–" if margin is None else f"{margin:+.1f}"}</td>'
-            f"<td>{escape(str(c.get('reason') or ''))}</td></tr>"
-        )
-    rows.append("</table>")
-    return "".join(rows)
-
-
-def _equal_note(candidate: dict[str, Any]) -> str:
-    if candidate.get("equal_to_best") is not True:
-        return ""
-    return ' <span class="loss" title="the search cannot tell it from the best">≈ best</span>'
-
-
-def _line(data: dict[str, Any]) -> str:
-    line = [m for m in data.get("line", []) if isinstance(m, dict)]
-    if not line:
-        return ""
-    moves = " ".join(f"P{m.get('player')} {escape(str(m.get('move')))}" for m in line)
-    return f'<p class="sub">Expected line: {moves}</p>'

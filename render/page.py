@@ -142,3 +142,32 @@ def chip(letter: str) -> str:
 def mark_class(mark: str | None) -> str:
     """The CSS class of a review mark (``?!``, ``?``, ``??``), empty for none."""
     return {"?!": "m1", "?": "m2", "??": "m3"}.get(mark or "", "")
+
+
+def number(value: Any) -> float | None:
+    """``value`` as a float when it is a number (not a bool), else None: the analyzer's
+    data may leave a key out or set it to null."""
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def percent(value: Any) -> str:
+    """A probability as a whole percentage, ``–`` when it is missing."""
+    figure = number(value)
+    return "–" if figure is None else f"{figure * 100:.0f}%"
+
+
+def win_interval(item: dict[str, Any]) -> str | None:
+    """``item``'s ``win_low``–``win_high`` as percentages, None when it has none."""
+    low, high = number(item.get("win_low")), number(item.get("win_high"))
+    if low is None or high is None:
+        return None
+    return f"{low * 100:.0f}–{high * 100:.0f}%"
+
+
+def nav_bar(hint: str) -> str:
+    """The ◀ ▶ buttons that step through the frames, with a hint."""
+    return (
+        '<div class="nav"><button type="button" data-step="-1" title="previous (←)">◀</button>'
+        '<button type="button" data-step="1" title="next (→)">▶</button>'
+        f'<span class="hint">{escape(hint)}</span></div>'
+    )
