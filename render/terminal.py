@@ -1,7 +1,8 @@
 """Terminal drawings of the game (rich): a position and a played game's result.
 
 They take the plain data of ``positions.loading.describe_position`` and ``play``'s summary,
-so the same data can be drawn elsewhere (JSON for programs, SVG or HTML later).
+so the same data can be drawn elsewhere (JSON for programs; the board picture is
+``render.svg``).
 """
 
 from __future__ import annotations
