@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from analyzer.explain import explain_move
+from analyzer.explain import Figures, explain_move, why_better
 from positions.errors import HiddenInformationError, ManhattanError
 from positions.notation import write_position
 from positions.state import GameState
@@ -133,6 +133,7 @@ class Analysis:
     seconds: float
     interrupted: bool
     search: SearchResult = field(repr=False)
+    why_best: str | None = None  # why the best move beats the runner-up, in words
 
     @property
     def best(self) -> CandidateMove:
@@ -159,6 +160,7 @@ class Analysis:
                 }
                 for c in self.candidates
             ],
+            "why_best": self.why_best,
             "line": [{"player": p, "move": m} for p, m in self.line],
             "iterations": self.iterations,
             "seconds": round(self.seconds, 3),
@@ -182,14 +184,69 @@ def mover_view(state: GameState) -> GameState:
     return state.view(mover)
 
 
+EXPLAINED = 10  # candidates that get a reason (the rest are rarely looked at)
+
+
+def analysis_from_result(view: GameState, result: SearchResult) -> Analysis:
+    """The ``Analysis`` of a search ``result`` of the mover's ``view``: each candidate with
+    its interval, whether it is indistinguishable from the best, and (for the top
+    ``EXPLAINED``) a reason in words."""
+    best = result.best
+    candidates = [
+        CandidateMove(
+            c.move,
+            c.visits,
+            c.win,
+            c.score,
+            c.margin,
+            explain_move(view, view.actions_to_move(c.actions)) if rank < EXPLAINED else None,
+            *wilson_interval(c.win * c.visits, c.visits),
+            equal_to_best=c is not best and equal_to_best(best, c),
+        )
+        for rank, c in enumerate(result.candidates)
+    ]
+    return Analysis(
+        position=write_position(view),
+        to_move=view.current_player() + 1,
+        candidates=candidates,
+        line=[(m.player + 1, m.move) for m in result.line],
+        iterations=result.iterations,
+        seconds=result.seconds,
+        interrupted=result.interrupted,
+        search=result,
+        why_best=_why_best(view, result),
+    )
+
+
+def _why_best(view: GameState, result: SearchResult) -> str | None:
+    """Why the best candidate beats the runner-up, with the search's figures."""
+    if len(result.candidates) < 2:
+        return None
+    best, second = result.candidates[0], result.candidates[1]
+    try:
+        return why_better(
+            view,
+            view.actions_to_move(second.actions),
+            view.actions_to_move(best.actions),
+            figures=(Figures(second.win, second.score), Figures(best.win, best.score)),
+        )
+    except ManhattanError:
+        return None
+
+
 def analyze(
     state: GameState,
     settings: EngineSettings = EngineSettings(),
     progress: Callable[[float], None] | None = None,
+    report: Callable[[SearchResult], None] | None = None,
+    report_every: float = 1.0,
 ) -> Analysis:
-    """Search the position for its player to move and return the ``Analysis``.
+    """Search the position for its player to move, from that player's view, and return
+    the ``Analysis``.
 
-    ``progress`` is called now and then with the elapsed seconds.  Raises
+    ``progress`` is called about every 0.1 s with the elapsed seconds; ``report`` every
+    ``report_every`` seconds with the search's result so far (for partial answers).  A
+    stop request ends the search with what it has (``interrupted``).  Raises
     ``ManhattanError`` (or a subclass) for a position that cannot be analyzed.
     """
     view = mover_view(state)
@@ -201,28 +258,7 @@ def analyze(
         settings.parallelism(),
         settings.config,
         progress,
+        report=report,
+        report_every=report_every,
     )
-    best = result.best
-    candidates = [
-        CandidateMove(
-            c.move,
-            c.visits,
-            c.win,
-            c.score,
-            c.margin,
-            explain_move(view, view.actions_to_move(c.actions)),
-            *wilson_interval(c.win * c.visits, c.visits),
-            equal_to_best=c is not best and equal_to_best(best, c),
-        )
-        for c in result.candidates
-    ]
-    return Analysis(
-        position=write_position(view),
-        to_move=view.current_player() + 1,
-        candidates=candidates,
-        line=[(m.player + 1, m.move) for m in result.line],
-        iterations=result.iterations,
-        seconds=result.seconds,
-        interrupted=result.interrupted,
-        search=result,
-    )
+    return analysis_from_result(view, result)

@@ -61,6 +61,8 @@ def analysis_view(analysis: Analysis, top: int) -> RenderableType:
         *reasons,
         Text.assemble(("best: ", "bold"), (analysis.best.move, "bold green")),
     ]
+    if analysis.why_best:
+        parts.append(Text.assemble(("why: ", "bold"), analysis.why_best))
     equals = [c.move for c in analysis.candidates if c.equal_to_best]
     if equals:
         parts.append(

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from analyzer.engine import make_evaluator
+from analyzer.explain import Figures, why_better
 from positions.errors import ManhattanError
 from positions.moves import NoPlacement, Placement
 from positions.record import GameRecord, RecordedMove
@@ -117,6 +118,7 @@ class DecisionReview:
     best_score: float
     played_score: float
     compared: int = 0
+    why: str | None = None  # in words: why the engine's choice is better, when it is
 
     @property
     def accuracy(self) -> float:
@@ -197,6 +199,7 @@ class Review:
                     "points_loss_se": _round(d.points_loss_se, 2),
                     "mark": d.mark,
                     "compared": d.compared,
+                    "why": d.why,
                 }
                 for d in self.decisions
             ],
@@ -307,8 +310,22 @@ def review_decision(
         best_score=engine.score,
         played_score=played.score,
         compared=comparison.iterations,
+        why=_why(view, recorded, best.move, engine, played) if established else None,
     )
     return decision, result.interrupted or comparison.interrupted
+
+
+def _why(view: GameState, recorded: RecordedMove, best: str, engine, played) -> str | None:
+    """In words, why the engine's ``best`` beats the move played (with the figures)."""
+    try:
+        return why_better(
+            view,
+            recorded.move,
+            best,
+            figures=(Figures(played.win, played.score), Figures(engine.win, engine.score)),
+        )
+    except ManhattanError:
+        return None
 
 
 def summarize_players(record: GameRecord, decisions: list[DecisionReview]) -> list[PlayerSummary]:
@@ -375,10 +392,11 @@ def figures_comment(decision: DecisionReview) -> str:
     points = f"-{decision.points_loss:.1f} ± {decision.points_loss_se:.1f} pts"
     if decision.better is None:
         return f"engine prefers {decision.best} but cannot show it is better ({loss}, {points})"
-    return (
+    comment = (
         f"better {decision.better} {decision.win_before:.0%}, played {decision.win_after:.0%} "
         f"({loss}, {points})"
     )
+    return f"{comment}: {decision.why}" if decision.why else comment
 
 
 def annotate(record: GameRecord, review: Review) -> GameRecord:

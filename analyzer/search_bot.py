@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from analyzer.engine import make_evaluator
-from positions.errors import ManhattanError
+from positions.errors import ManhattanError, quote
 from positions.moves import Move
 from positions.state import GameState
 from search.limits import Limit, LimitError
@@ -27,7 +27,7 @@ class SearchBot:
         try:
             return cls(Limit.parse(budget), name)
         except LimitError as error:
-            raise ManhattanError(f"bot spec {name or budget!r}: {error}") from None
+            raise ManhattanError(f"bot spec {quote(name or budget)}: {error}") from None
 
     def choose(self, view: GameState, rng: np.random.Generator) -> Move:
         """The searched move for the seat to move in ``view``."""

@@ -131,7 +131,8 @@ def run_search(
     merged = TreeSummary(summaries[0].root_player)
     for summary in summaries:
         merged.merge(summary)
-    return build_result(state, merged, time.monotonic() - started, interrupted)
+    parts = tuple(summary.iterations for summary in summaries)
+    return build_result(state, merged, time.monotonic() - started, interrupted, parts)
 
 
 def _run_local(

@@ -36,7 +36,8 @@ class SearchResult:
     """The merged outcome of a search.
 
     ``candidates`` holds every root decision the search tried, most visited first;
-    ``line`` is the expected continuation starting with the best candidate.
+    ``line`` is the expected continuation starting with the best candidate;
+    ``searcher_iterations`` the iterations of each searcher that was merged.
     """
 
     player: int
@@ -46,6 +47,7 @@ class SearchResult:
     seconds: float
     interrupted: bool = False
     summary: TreeSummary | None = field(default=None, repr=False)
+    searcher_iterations: tuple[int, ...] = ()
 
     @property
     def best(self) -> Candidate:
@@ -58,7 +60,11 @@ class SearchResult:
 
 
 def build_result(
-    state: GameState, summary: TreeSummary, seconds: float, interrupted: bool
+    state: GameState,
+    summary: TreeSummary,
+    seconds: float,
+    interrupted: bool,
+    searcher_iterations: tuple[int, ...] = (),
 ) -> SearchResult:
     """Turn a merged summary into candidates and an expected line, naming moves from
     ``state`` (the searched position)."""
@@ -75,7 +81,14 @@ def build_result(
     ]
     line = expected_line(state, summary)
     return SearchResult(
-        summary.root_player, candidates, line, summary.iterations, seconds, interrupted, summary
+        summary.root_player,
+        candidates,
+        line,
+        summary.iterations,
+        seconds,
+        interrupted,
+        summary,
+        searcher_iterations or (summary.iterations,),
     )
 
 

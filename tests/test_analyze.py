@@ -76,15 +76,17 @@ def test_explain_names_tallest_majority_and_takeover():
     reason = explain_move(state, parse_move("7@5:1"))
     assert reason is not None
     assert "takes the tallest building" in reason
-    assert "takes over a building from c" in reason
+    assert "takes a building from P3" in reason
 
 
 def test_explain_selection_keeps_big_blocks():
     state = GameState.new_game(4, np.random.default_rng(0)).view(0)
-    assert explain_move(state, parse_move("=111111")) == (
-        "keeps all 3 4-story blocks for later rounds"
+    assert explain_move(state, parse_move("=111111")).startswith(
+        "keeps all three 4-story blocks for rounds 2 to 4"
     )
-    assert "brings 2 4-story blocks" in explain_move(state, parse_move("=111144"))
+    assert "takes two of its three 4-story blocks now" in explain_move(
+        state, parse_move("=111144")
+    )
 
 
 def test_tree_export_graphml_and_dot(tmp_path):
@@ -152,6 +154,7 @@ def test_review_json_shape_and_annotated_record_rereads():
             "points_loss_se",
             "mark",
             "compared",
+            "why",
         }
     annotated = write_record(annotate(record, review))
     again = read_record(annotated)
