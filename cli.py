@@ -248,12 +248,51 @@ def _root(
 # ----- show / moves / apply --------------------------------------------------------------
 
 
+SvgOption = Annotated[
+    Path | None,
+    typer.Option("--svg", help="Write the board picture here (.svg).", dir_okay=False),
+]
+SeatOption = Annotated[
+    str | None,
+    typer.Option(
+        "--seat",
+        help="Draw the board as this player sees it: [bold]2[/], [bold]P2[/] or a seat "
+        "letter [bold]S W N E[/] (default: the player to move).",
+        show_default=False,
+    ),
+]
+HtmlOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--html",
+        help="Write a self-contained report here (.html), opens from disk.",
+        dir_okay=False,
+    ),
+]
+
+
 @app.command(context_settings=_POSITION_COMMAND)
-def show(position: PositionArg, as_json: JsonOption = False) -> None:
+def show(
+    position: PositionArg,
+    svg: SvgOption = None,
+    seat: SeatOption = None,
+    highlight: Annotated[
+        list[str] | None,
+        typer.Option("--highlight", help="Mark a move of the player to move (solid; repeatable)."),
+    ] = None,
+    engine_move: Annotated[
+        list[str] | None,
+        typer.Option("--engine", help="Mark a move as the engine's choice (dashed; repeatable)."),
+    ] = None,
+    force: ForceOption = False,
+    as_json: JsonOption = False,
+) -> None:
     """Draw a position: the six cities, scores, supplies, selections, hands and deck.
 
     The cities are drawn as seen from seat S; each building shows its height and its
     owner's color.  Also shown: the visible hands, the played pile and the deck count.
+    [bold]--svg[/] writes a picture drawn from any seat ([bold]--seat[/]), with moves
+    highlighted and each hand card showing where it builds.
 
     [bold]--json[/] gives every field, the board per city and site, and
     [bold]round_score[/]: what each color would score if the round were scored now.
@@ -263,8 +302,21 @@ def show(position: PositionArg, as_json: JsonOption = False) -> None:
     with _user_errors():
         state = load_position(position)
         data = describe_position(state)
+        if svg is not None:
+            from analyzer.outputs import check_output_file, write_output
+            from render.svg import Highlight, board_svg
+
+            check_output_file(svg, force, (".svg",), "--svg")
+            marks = [Highlight(m, "played", caption="highlighted move") for m in highlight or []]
+            marks += [Highlight(m, "engine") for m in engine_move or []]
+            write_output(svg, board_svg(state, seat, marks))
+        elif seat is not None or highlight or engine_move:
+            raise ManhattanError("--seat, --highlight and --engine go with --svg FILE")
     if as_json:
         _print_json(data)
+        return
+    if svg is not None:
+        typer.echo(f"board written to {svg}")
         return
     from render.terminal import position_view
 
@@ -448,6 +500,7 @@ def analyze(
             "--tree", help="Export the top of the search tree (.graphml or .dot).", dir_okay=False
         ),
     ] = None,
+    html: HtmlOption = None,
     backend: BackendOption = "loky",
     scheduler: SchedulerOption = None,
     force: ForceOption = False,
@@ -472,6 +525,8 @@ def analyze(
         view = mover_view(load_analysis_target(position, move))
         if tree is not None:
             check_output_file(tree, force, TREE_SUFFIXES, "--tree")
+        if html is not None:
+            check_output_file(html, force, (".html", ".htm"), "--html")
         settings = _engine_settings(seconds, iterations, workers, seed, backend, scheduler)
         _ready_engine(as_json)
         with _progress("search", settings.limit.seconds, as_json) as progress:
@@ -482,6 +537,11 @@ def analyze(
 
         text = tree_text(tree_graph(view, analysis.search.summary), tree)
         failure = _write_kept(tree, text, "the analysis is shown")
+    if html is not None:
+        from render.analysis_report import analysis_report_html
+
+        page = analysis_report_html(view, analysis.to_json(), top=top)
+        failure = _write_kept(html, page, "the analysis is shown") or failure
     if as_json:
         _print_json(analysis.to_json())
     else:
@@ -540,6 +600,8 @@ def review(
         Path | None,
         typer.Option("--out", "-o", help="Write the annotated record here (.mgn).", dir_okay=False),
     ] = None,
+    html: HtmlOption = None,
+    seat: SeatOption = None,
     backend: BackendOption = "loky",
     scheduler: SchedulerOption = None,
     force: ForceOption = False,
@@ -551,7 +613,9 @@ def review(
     (each with its standard error, from the two moves played out on the same dealt
     worlds), and a mark ([bold]?![/], [bold]?[/], [bold]??[/]) only where the loss clears
     the threshold with confidence; per player: accuracy, mark counts, the marked moves and
-    a win-% timeline.  Ctrl-C stops early and keeps the decisions done.
+    a win-% timeline.  [bold]--html[/] writes a report to open in a browser: the
+    win-% graph, the moves, the board at any move.  Ctrl-C stops early and keeps the
+    decisions done.
     """
     with _user_errors():
         from analyzer.engine import default_workers
@@ -562,6 +626,12 @@ def review(
         record = load_record(game)
         if out is not None:
             check_output_file(out, force, (".mgn",), "--out")
+        if html is not None:
+            check_output_file(html, force, (".html", ".htm"), "--html")
+        if seat is not None:
+            from render.seats import viewer_player
+
+            viewer_player(record.states()[0], seat)
         settings = ReviewSettings(
             seconds_per_move=time_per_move,
             iterations_per_move=iterations_per_move,
@@ -579,6 +649,11 @@ def review(
     if out is not None:
         text = write_record(annotate(record, result))
         failure = _write_kept(out, text, "the review is shown")
+    if html is not None:
+        from render.html_report import review_report_html
+
+        page = review_report_html(record, result.to_json(), seat=seat)
+        failure = _write_kept(html, page, "the review is shown") or failure
     if as_json:
         _print_json(result.to_json())
     else:
