@@ -1,10 +1,11 @@
 """Bots from spec strings, as users write them on the command line (``--bots a,b,c``).
 
 Known specs: ``random``, ``greedy``, ``heuristic`` (``positions.bots``),
-``mcts:<budget>`` (``analyzer.search_bot``; e.g. ``mcts:1s``, ``mcts:5000``) and
+``mcts:<budget>`` (``analyzer.search_bot``; e.g. ``mcts:1s``, ``mcts:5000``),
 ``cmd:<command line>`` (an external program speaking the bot protocol,
-``positions.external``).  A spec names a kind and, after the first ``:``, its argument; a
-new kind is one entry in ``BOT_KINDS``.
+``positions.external``) and ``level:<1-5>`` (a strength level, ``analyzer.levels``).  A
+spec names a kind and, after the first ``:``, its argument; a new kind is one entry in
+``BOT_KINDS``.
 """
 
 from __future__ import annotations
@@ -43,6 +44,18 @@ def _search(spec: str, argument: str, timeout: float) -> Bot:
     return SearchBot.from_budget(argument, spec.strip())
 
 
+def _level(spec: str, argument: str, timeout: float) -> Bot:
+    from analyzer.levels import TOP_LEVEL, LevelBot, level
+
+    try:
+        chosen = level(argument)
+    except ManhattanError:
+        raise ManhattanError(
+            f"bot spec {quote(spec)}: expected level:1 to level:{TOP_LEVEL}"
+        ) from None
+    return LevelBot(chosen, make_bot(chosen.spec, timeout))
+
+
 def _command(spec: str, argument: str, timeout: float) -> Bot:
     _command_argv(spec, argument)
     return ExternalBot(argument, timeout=timeout)
@@ -69,6 +82,7 @@ BOT_KINDS: dict[str, tuple[str, Callable[[str, str, float], Bot]]] = {
     "heuristic": ("heuristic", _plain(HeuristicBot)),
     "mcts": ("mcts:<budget>", _search),
     "cmd": ("cmd:<command line>", _command),
+    "level": ("level:<1-5>", _level),
 }
 
 
