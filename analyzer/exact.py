@@ -52,6 +52,7 @@ from positions.layout import (
 from positions.moves import no_placement_action, placement_action
 from positions.scoring import RoundScorer
 from positions.state import GameState, Phase
+from search import stopping
 
 OBJECTIVES = ("win", "round-points", "margin")
 INFINITY = 10**6
@@ -72,7 +73,10 @@ ZOBRIST = [[_random.getrandbits(64) for _ in range(VALUES)] for _ in range(V_COU
 
 
 class BudgetExceeded(Exception):
-    """The search visited more nodes than its budget allows."""
+    """The search visited more nodes than its budget allows (or was asked to stop)."""
+
+
+STOP_POLL = 4096  # nodes between checks for a stop request (Ctrl-C)
 
 
 class ExactSearch(RoundScorer):
@@ -461,6 +465,8 @@ class ExactSearch(RoundScorer):
         exact inside it, else a bound on the side it fails (fail-soft)."""
         self.nodes += 1
         if self.nodes > self.budget:
+            raise BudgetExceeded
+        if self.nodes % STOP_POLL == 0 and stopping.requested():
             raise BudgetExceeded
         if self.left == 0:
             return self.value_of(self.points)

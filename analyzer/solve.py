@@ -129,6 +129,8 @@ def solve(
             values = search.root_values()
         except BudgetExceeded:
             reason = f"the exact search needs more than {node_budget} positions"
+            if stopping.requested():
+                reason = "interrupted before the proof was complete"
         else:
             return _exact_result(state, goal, position, search, values, started, fallback_limit)
         nodes = search.nodes

@@ -4,8 +4,8 @@ their tree summaries added together.
 On this machine the first searcher runs in the calling process from the first moment and
 the others in the warm helper processes of ``search.pool``, all ending at one shared
 deadline, so ``Limit(seconds=T)`` is the wall time of the whole search whatever the worker
-count.  With ``backend="dask"`` every searcher runs on a Dask distributed cluster through
-joblib's dask backend.
+count.  With ``backend="dask"`` every searcher runs on a Dask distributed cluster
+(``search.cluster``).
 
 Same seed, worker count and iteration budget give the same result; a wall-time budget
 cannot promise it.  A stop request (Ctrl-C or SIGTERM through ``search.stopping``) ends
@@ -37,7 +37,7 @@ T = TypeVar("T")
 @dataclass(frozen=True)
 class Parallelism:
     """Where the searchers run: ``workers`` of them on this machine (``backend="loky"``,
-    the name kept from the joblib backend it used to be: the calling process and warm
+    the name kept from the joblib backend this used to be: the calling process and warm
     helper processes), or on a Dask cluster (``"dask"`` with a scheduler address)."""
 
     workers: int = 1
@@ -197,12 +197,10 @@ def fan_out(
     Dask cluster.  A job polls ``search.stopping.requested()`` to end early.  Returns the
     results in order and whether a stop was requested."""
     if parallelism.backend == "dask":
-        from distributed import Client
-        from joblib import Parallel, delayed, parallel_config
+        from search.cluster import run_on_cluster
 
-        with Client(parallelism.scheduler), parallel_config(backend="dask"):
-            results = list(Parallel(n_jobs=len(jobs))(delayed(f)(*a) for f, a in jobs))
-        return results, stopping.requested()
+        assert parallelism.scheduler is not None
+        return run_on_cluster(jobs, parallelism.scheduler), stopping.requested()
     if in_helper():  # helpers have no helpers: one after the other
         return [function(*args) for function, args in jobs], stopping.requested()
     batch = helper_pool(len(jobs) - 1).start(jobs[1:]) if len(jobs) > 1 else None
