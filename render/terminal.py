@@ -14,6 +14,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from render.seats import sites_in_view
+
 COLOR_STYLES = {"a": "bold red", "b": "bold blue", "c": "bold green", "d": "bold yellow"}
 
 
@@ -21,7 +23,8 @@ def _block_text(letter: str, text: str) -> Text:
     return Text(text, style=COLOR_STYLES[letter])
 
 
-def _render_city(number: int, sites: list[dict[str, Any]]) -> Table:
+def _render_city(number: int, sites: list[dict[str, Any]], seat: str = "S") -> Table:
+    """One city's 3×3 grid as ``seat`` sees it (``sites`` in reading order from S)."""
     grid = Table(
         title=f"City {number}",
         show_header=False,
@@ -31,9 +34,10 @@ def _render_city(number: int, sites: list[dict[str, Any]]) -> Table:
     )
     for _ in range(3):
         grid.add_column(width=4, justify="center")
+    shown = [sites[site] for site in sites_in_view(seat)]
     for row in range(3):
         cells = []
-        for site in sites[row * 3 : row * 3 + 3]:
+        for site in shown[row * 3 : row * 3 + 3]:
             if site["owner"] is None:
                 cells.append(Text("·", style="dim"))
             else:
@@ -42,8 +46,66 @@ def _render_city(number: int, sites: list[dict[str, Any]]) -> Table:
     return grid
 
 
+def board_grid(data: dict[str, Any], seat: str = "S", extra: RenderableType | None = None) -> Table:
+    """The six cities (1 2 3 / 4 5 6) of ``describe_position`` data, each turned as
+    ``seat`` sees it; ``extra`` (e.g. a legend) goes beside the first row."""
+    board = Table.grid(padding=(0, 2))
+    for _ in range(3 if extra is None else 4):
+        board.add_column()
+    for first in (0, 3):
+        row = [_render_city(first + i + 1, data["board"][first + i], seat) for i in range(3)]
+        if extra is not None:
+            row.append(extra if first == 0 else Text(""))
+        board.add_row(*row)
+    return board
+
+
 def _hand_text(cards: list[int | None]) -> str:
     return "".join("?" if card is None else str(card) for card in cards)
+
+
+def players_table(data: dict[str, Any], names: list[str] | None = None) -> Table:
+    """Per player and colour of ``describe_position`` data: seat, score, points if the
+    round were scored now, supply, selected blocks and the hand as far as it is shown;
+    with ``names`` (one per player) a column naming who plays each seat."""
+    to_move = data["to_move"]
+    players = Table(box=None, padding=(0, 1), show_edge=False)
+    columns = [("", "left"), ("player", "left")]
+    if names is not None:
+        columns.append(("who", "left"))
+    columns += [
+        ("seat", "left"),
+        ("color", "left"),
+        ("score", "right"),
+        ("now", "right"),
+        ("supply 1.2.3.4", "left"),
+        ("selected", "left"),
+        ("hand", "left"),
+    ]
+    for title, justify in columns:
+        players.add_column(title, justify=justify)  # type: ignore[arg-type]
+    color_index = {letter: i for i, letter in enumerate(data["colors"])}
+    for player, letters in enumerate(data["player_colors"], start=1):
+        for k, letter in enumerate(letters):
+            i = color_index[letter]
+            first = k == 0
+            cells: list[Any] = [
+                "▶" if first and player == to_move else "",
+                f"P{player}" if first else "",
+            ]
+            if names is not None:
+                cells.append(names[player - 1] if first else "")
+            cells += [
+                data["seats"][player - 1] if first else "",
+                _block_text(letter, letter),
+                str(data["scores"][i]),
+                f"+{data['round_score'][i]}",
+                ".".join(map(str, data["supply"][i])),
+                "".join(map(str, data["selected"][i])) or "-",
+                _hand_text(data["hands"][player - 1]) if first else "",
+            ]
+            players.add_row(*cells)
+    return players
 
 
 def position_view(data: dict[str, Any]) -> RenderableType:
@@ -60,41 +122,9 @@ def position_view(data: dict[str, Any]) -> RenderableType:
             style="bold",
         )
 
-    board = Table.grid(padding=(0, 2))
-    for _ in range(3):
-        board.add_column()
-    for first in (0, 3):
-        board.add_row(*(_render_city(first + i + 1, data["board"][first + i]) for i in range(3)))
+    board = board_grid(data)
 
-    players = Table(box=None, padding=(0, 1), show_edge=False)
-    for title, justify in (
-        ("", "left"),
-        ("player", "left"),
-        ("seat", "left"),
-        ("color", "left"),
-        ("score", "right"),
-        ("now", "right"),
-        ("supply 1.2.3.4", "left"),
-        ("selected", "left"),
-        ("hand", "left"),
-    ):
-        players.add_column(title, justify=justify)  # type: ignore[arg-type]
-    color_index = {letter: i for i, letter in enumerate(data["colors"])}
-    for player, letters in enumerate(data["player_colors"], start=1):
-        for k, letter in enumerate(letters):
-            i = color_index[letter]
-            first = k == 0
-            players.add_row(
-                "▶" if first and player == to_move else "",
-                f"P{player}" if first else "",
-                data["seats"][player - 1] if first else "",
-                _block_text(letter, letter),
-                str(data["scores"][i]),
-                f"+{data['round_score'][i]}",
-                ".".join(map(str, data["supply"][i])),
-                "".join(map(str, data["selected"][i])) or "-",
-                _hand_text(data["hands"][player - 1]) if first else "",
-            )
+    players = players_table(data)
 
     played = "".join(map(str, data["played"])) or "-"
     footer = Text(f"played: {played} · deck: {data['deck_count']} cards")
