@@ -36,6 +36,15 @@ MAX_SECONDS = 86_400.0
 MAX_ITERATIONS = 1_000_000_000
 MAX_SEED = 2**63 - 1
 
+
+def _output_path(text: str) -> Path:
+    """An output file or folder name as given (an empty one is a usage error: it would
+    otherwise mean the current folder)."""
+    if not text.strip():
+        raise typer.BadParameter("expected a file or folder name, not an empty one")
+    return Path(text)
+
+
 # A position string may begin with '-' after an edit; such a word is the argument, not an
 # unknown option.
 _POSITION_COMMAND = {"ignore_unknown_options": True}
@@ -250,7 +259,7 @@ def _root(
 
 SvgOption = Annotated[
     Path | None,
-    typer.Option("--svg", help="Write the board picture here (.svg).", dir_okay=False),
+    typer.Option("--svg", help="Write the board picture here (.svg).", parser=_output_path),
 ]
 SeatOption = Annotated[
     str | None,
@@ -386,33 +395,124 @@ def play(
     out: Annotated[
         Path | None,
         typer.Option(
-            "--out", "-o", help="Write the game record here (default: stdout).", dir_okay=False
+            "--out",
+            "-o",
+            help="Write the game record here (default: stdout; with a person at the table, "
+            "a new file in the current folder).",
+            dir_okay=False,
         ),
     ] = None,
     option: RuleOptionsOption = None,
     bot_timeout: BotTimeoutOption = 30.0,
+    seat: Annotated[
+        int | None,
+        typer.Option(
+            "--seat",
+            min=1,
+            max=4,
+            help="Seat a person (you) at player K; [bold]--bots[/] then names the other "
+            "seats in seat order ([bold]human[/] there seats more people).",
+            show_default=False,
+        ),
+    ] = None,
+    level: Annotated[
+        int | None,
+        typer.Option(
+            "--level",
+            min=1,
+            max=5,
+            help="Every bot seat plays at strength level N (1-5; 5 is the full engine): "
+            "short for [bold]--bots level:N[/].",
+            show_default=False,
+        ),
+    ] = None,
+    coach: Annotated[
+        bool,
+        typer.Option(
+            "--coach",
+            help="After each of your moves: what it cost in win % and points against the "
+            "engine's choice, the better move and why.",
+        ),
+    ] = False,
+    teach: Annotated[
+        bool,
+        typer.Option(
+            "--teach",
+            help="Coach, and offer to take back a move that costs at least "
+            "[bold]--teach-threshold[/] win-% points.",
+        ),
+    ] = False,
+    teach_threshold: Annotated[
+        float,
+        typer.Option("--teach-threshold", min=0.1, max=100, help="Win-% points (confident loss)."),
+    ] = 10.0,
+    coach_time: Annotated[
+        float,
+        typer.Option(
+            "--coach-time", min=0.01, max=3600, help="Seconds of search per feedback or hint."
+        ),
+    ] = 1.0,
+    coach_iterations: Annotated[
+        int | None,
+        typer.Option(
+            "--coach-iterations",
+            min=1,
+            max=MAX_ITERATIONS,
+            help="Iterations per feedback or hint instead of a time (repeatable).",
+            show_default=False,
+        ),
+    ] = None,
+    workers: WorkersOption = None,
     force: ForceOption = False,
     as_json: JsonOption = False,
 ) -> None:
-    """Play a whole game between bots and write its record.
+    """Play a whole game, between bots or with people at the table, and write its record.
 
     The record holds the Deal, every draw and the Result, so it replays to the same
-    result.  Without [bold]--out[/] the record is printed.  Ctrl-C ends the game after
-    the current move and keeps the record so far.
+    result.  Between bots: without [bold]--out[/] the record is printed; Ctrl-C ends the
+    game after the current move and keeps the record so far.
+
+    With [bold]--seat K[/] you play seat K: the board is drawn from your seat with your
+    hand, and you answer with a move or its number, [bold]hint[/], [bold]undo[/],
+    [bold]save FILE[/] or [bold]quit[/] ([bold]help[/] lists them).  The record is saved
+    to [bold]--out[/] or a new file in the current folder, also on quit, end of input
+    and Ctrl-C; review it with [bold]manhattan review[/].
     """
     with _user_errors():
         from analyzer.outputs import check_output_file
         from analyzer.play import fresh_seed, game_summary, play_bots
-        from analyzer.players import bot_specs
         from positions.options import parse_options
         from positions.record import write_record
 
-        specs = bot_specs(players, bots, bot)
+        specs = _seat_specs(players, bots, bot, seat, level)
         rules = parse_options(option or [], players)
+        if HUMAN_SPEC in (spec.lower() for spec in specs):
+            if as_json:
+                raise ManhattanError("--json is for games between bots, not with a person")
+            from analyzer.coach import CoachSettings
+            from analyzer.engine import default_workers
+
+            settings = CoachSettings(
+                seconds=coach_time,
+                iterations=coach_iterations,
+                workers=workers or default_workers(),
+                teach_threshold=teach_threshold,
+            )
+            seed = fresh_seed() if seed is None else seed
+        elif coach or teach:
+            raise ManhattanError(
+                "--coach and --teach need a person at the table: --seat K or human in --bots"
+            )
+        else:
+            settings = None
+    if settings is not None:
+        _play_at_table(specs, seed, rules, out, force, (coach, teach, settings), bot_timeout)
+        return
+    with _user_errors():
         if out is not None:
             check_output_file(out, force, (".mgn",), "--out")
         seed = fresh_seed() if seed is None else seed
-        if any(spec.strip().startswith("mcts") for spec in specs):
+        if any(spec.strip().startswith(("mcts", "level")) for spec in specs):
             _ready_engine(as_json)
         outcome = play_bots(specs, players, seed, rules, bot_timeout)
         text = write_record(outcome.record)
@@ -432,6 +532,316 @@ def play(
         _print_error(failure)
         raise typer.Exit(1)
     _exit_if_interrupted(f"the game was stopped after {len(outcome.record.moves)} decisions")
+
+
+# ----- play: people at the table ---------------------------------------------------------
+
+HUMAN_SPEC = "human"
+
+
+def _seat_specs(
+    players: int, bots: str | None, bot: list[str] | None, seat: int | None, level: int | None
+) -> list[str]:
+    """One spec per seat.  ``--seat K`` seats a person at K and ``--bots`` (or ``--bot``)
+    names the other seats in seat order, one spec for all of them also works; ``--level
+    N`` stands for ``--bots level:N``; ``human`` may be named among the bots."""
+    from analyzer.players import bot_specs
+
+    if level is not None:
+        if bots is not None or bot:
+            raise ManhattanError("give --level or --bots/--bot, not both")
+        bots = f"level:{level}"
+    if seat is None:
+        return bot_specs(players, bots, bot)
+    if not 1 <= seat <= players:
+        raise ManhattanError(f"--seat {seat}: a {players}-player game has seats 1-{players}")
+    given = bot if bot else (bots.split(",") if bots is not None else [])
+    if len(given) not in (0, 1, players - 1):
+        raise ManhattanError(
+            f"--seat {seat}: --bots names the {players - 1} other seats in seat order "
+            f"(or one spec for all of them), not {len(given)}"
+        )
+    others = bot_specs(players - 1, bots, bot)
+    return others[: seat - 1] + [HUMAN_SPEC] + others[seat - 1 :]
+
+
+def _new_record_path() -> Path:
+    """A record file name in the current folder that does not exist yet:
+    ``manhattan-<date>.mgn``, else ``manhattan-<date>-2.mgn``, …"""
+    import datetime
+
+    stem = f"manhattan-{datetime.date.today().isoformat()}"
+    path, number = Path(f"{stem}.mgn"), 1
+    while path.exists():
+        number += 1
+        path = Path(f"{stem}-{number}.mgn")
+    return path
+
+
+@contextmanager
+def _interruptible() -> Iterator[None]:
+    """While the person is asked for input, Ctrl-C and SIGTERM raise ``KeyboardInterrupt``
+    (elsewhere they ask the running search to stop, see ``search.stopping``)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught = (signal.SIGINT, signal.SIGTERM)
+    previous = {sig: signal.signal(sig, signal.default_int_handler) for sig in caught}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+class _Lines:
+    """The person's answers: with line editing (prompt_toolkit) when both ends are a real
+    terminal, plain lines otherwise (pipes, scripts, tests).  End of input raises
+    ``EOFError``, Ctrl-C ``KeyboardInterrupt``."""
+
+    def __init__(self) -> None:
+        self._session: Any = None
+        if sys.stdin.isatty() and sys.stdout.isatty():
+            from prompt_toolkit import PromptSession
+
+            self._session = PromptSession()
+
+    def read(self, prompt: str) -> str:
+        with _interruptible():
+            if self._session is not None:
+                return self._session.prompt(prompt)
+            typer.echo(prompt, nl=False)
+            line = sys.stdin.readline()
+        if not line:
+            typer.echo()
+            raise EOFError
+        return line.rstrip("\r\n")
+
+
+class _TableFront:
+    """The terminal side of a game at the table: draws each of the people's turns, reads
+    their answers and commands, prints the bots' moves and the coach, saves at the end."""
+
+    def __init__(self, table: Any, out: Path, force: bool) -> None:
+        self.table = table
+        self.out = out
+        self.force = force
+        self.console = _out_console()
+        self.lines = _Lines()
+        self._drawn: int | None = None  # the decision count when the turn was last drawn
+        self._key = self._round_key()
+        self._totals = table.world.player_totals()
+
+    def say(self, message: str, style: str | None = None) -> None:
+        from rich.text import Text
+
+        self.console.print(Text(message, style=style or ""))
+
+    def run(self) -> int:
+        """Play to the end, a quit, end of input or Ctrl-C; save; the exit code."""
+        interrupted = False
+        try:
+            self._intro()
+            while not self._finished():
+                if self.table.offer is not None:
+                    self._answer_offer()
+                elif not self._turn():
+                    break
+        except EOFError:
+            self.say("end of input: the game is saved and stopped", "dim")
+        except KeyboardInterrupt:
+            interrupted = True
+        finally:
+            saved = self._save_at_end()
+            self.table.close()
+        interrupted = interrupted or _stopped()
+        if saved is None:
+            return 1
+        if interrupted:
+            typer.secho(f"interrupted: the game was saved to {saved}", fg="yellow", err=True)
+            return INTERRUPTED_EXIT_CODE
+        return 0
+
+    def _intro(self) -> None:
+        table = self.table
+        data = table.to_json()
+        from render.terminal_table import who
+
+        seats = data["seats"]
+        people = [f"P{s['player']} (seat {s['seat']})" for s in seats if s["kind"] == "human"]
+        bots = [who(data, s["player"]) for s in seats if s["kind"] == "bot"]
+        against = f" against {', '.join(bots)}" if bots else ""
+        self.say(f"{' and '.join(people)} at the table{against}; seed {table.seed}.", "bold")
+        if table.coaching:
+            teach = (
+                f"; it offers a take-back from {table.coach.settings.teach_threshold:g} win-% "
+                "points lost"
+                if table.teach
+                else ""
+            )
+            self.say(f"The coach judges each of your moves{teach}.")
+        self.say(f"The record will be saved to {self.out}. Type help for the commands.", "dim")
+
+    def _finished(self) -> bool:
+        """Play the bots' moves; whether the game is over.  A stop request (Ctrl-C during
+        a search) raises ``KeyboardInterrupt``."""
+        from render.terminal_table import bot_move_line
+
+        def shown(move: Any) -> None:
+            self.console.print(bot_move_line(self.table.to_json(), move.to_json()))
+            self._scored()
+
+        self.table.run_bots(should_stop=_stopped, on_move=shown)
+        if _stopped():
+            raise KeyboardInterrupt
+        return self.table.is_over
+
+    def _round_key(self) -> tuple[int, bool]:
+        world = self.table.world
+        return world.round, world.is_terminal()
+
+    def _scored(self) -> None:
+        """After a move: say so when it ended a round."""
+        from render.terminal_table import round_scored_line
+
+        if self._round_key() != self._key:
+            data = self.table.to_json()
+            self.console.print(round_scored_line(data, self._totals, self._key[0]))
+        self._reset_round()
+
+    def _reset_round(self) -> None:
+        self._key = self._round_key()
+        self._totals = self.table.world.player_totals()
+
+    def _turn(self) -> bool:
+        """One answer of the person to move; false when they quit."""
+        from render.terminal_table import help_view, hint_view, moves_view, turn_view
+
+        table = self.table
+        if self._drawn != table.decisions:
+            self.console.print(turn_view(table.to_json()))
+            self._drawn = table.decisions
+        seat = table.person_to_move
+        line = self.lines.read(f"P{seat + 1}> ")
+        word, _, rest = line.strip().partition(" ")
+        command = word.lower()
+        if command in ("quit", "exit"):
+            return False
+        if command in ("help", "?"):
+            self.console.print(help_view())
+        elif command == "hint":
+            _ready_engine(False)
+            answer = table.hint()
+            if answer.hint is None:
+                self.say(answer.message, "yellow")
+            else:
+                self.console.print(hint_view(answer.hint.to_json()))
+        elif command == "undo":
+            answer = table.undo()
+            self.say(answer.message, None if answer.ok else "yellow")
+            if answer.ok:
+                self._drawn = None
+                self._reset_round()
+        elif command == "moves":
+            self.console.print(moves_view(table.to_json(), full=True))
+        elif command == "board":
+            self._drawn = None
+        elif command == "save":
+            self._save(rest.strip())
+        else:
+            self._move(line)
+        return True
+
+    def _move(self, text: str) -> None:
+        from render.terminal_table import feedback_view
+
+        answer = self.table.submit(text)
+        if not answer.ok:
+            self.say(answer.message, "yellow")
+            return
+        self.say(f"you play {answer.move}", "bold")
+        if answer.feedback is not None:
+            self.console.print(feedback_view(answer.feedback.to_json()))
+        self._scored()
+
+    def _answer_offer(self) -> None:
+        """Teaching mode: ask whether to take the costly move back."""
+        offer = self.table.offer
+        reply = self.lines.read(f"take {offer.played} back? [Y/n] ").strip().lower()
+        if reply in ("", "y", "yes"):
+            answer = self.table.take_back()
+            self._drawn = None
+            self._reset_round()
+        elif reply in ("n", "no"):
+            answer = self.table.keep()
+        else:
+            self.say("answer y (take it back) or n (keep it)", "yellow")
+            return
+        self.say(answer.message)
+
+    def _save(self, name: str) -> None:
+        """``save FILE``: save now, and from then on to FILE."""
+        path = Path(name) if name else self.out
+        answer = self.table.save(path, force=self.force and path == self.out)
+        self.say(answer.message, None if answer.ok else "yellow")
+        if answer.ok:
+            self.out = path
+
+    def _save_at_end(self) -> Path | None:
+        """Save the record; on failure print it, so the game is not lost."""
+        from render.terminal_table import final_view
+
+        answer = self.table.save(self.out, force=self.force)
+        if not answer.ok:
+            _print_error(answer.message)
+            typer.echo(self.table.record_text(), nl=False)
+            return None
+        if self.table.is_over:
+            self.console.print(final_view(self.table.to_json(), str(self.out)))
+        else:
+            self.say(
+                f"the game so far ({self.table.decisions} decisions) is saved to {self.out}",
+                "bold",
+            )
+        return self.out
+
+
+def _play_at_table(
+    specs: list[str],
+    seed: int,
+    rules: Any,
+    out: Path | None,
+    force: bool,
+    coach: tuple[bool, bool, Any],
+    bot_timeout: float,
+) -> None:
+    """A game with people at the table: ``coach`` is (coach, teach, CoachSettings)."""
+    with _user_errors():
+        from analyzer.outputs import check_output_file
+        from analyzer.table import Table
+
+        coaching, teach, settings = coach
+        path = out if out is not None else _new_record_path()
+        check_output_file(path, force, (".mgn",), "--out")
+        if coaching or teach or any(s.startswith(("mcts", "level")) for s in specs):
+            _ready_engine(False)
+        table = Table(
+            specs,
+            seed=seed,
+            options=rules,
+            coach=coaching,
+            teach=teach,
+            coach_settings=settings,
+            bot_timeout=bot_timeout,
+        )
+        if table.coaching:
+            table.coach.warm_up()
+    code = _TableFront(table, path, force).run()
+    if code:
+        raise typer.Exit(code)
 
 
 # ----- analyze / review / solve / match ---------------------------------------------------
@@ -497,7 +907,9 @@ def analyze(
     tree: Annotated[
         Path | None,
         typer.Option(
-            "--tree", help="Export the top of the search tree (.graphml or .dot).", dir_okay=False
+            "--tree",
+            help="Export the top of the search tree (.graphml or .dot).",
+            parser=_output_path,
         ),
     ] = None,
     html: HtmlOption = None,
@@ -598,7 +1010,9 @@ def review(
     ] = "5,10,15",
     out: Annotated[
         Path | None,
-        typer.Option("--out", "-o", help="Write the annotated record here (.mgn).", dir_okay=False),
+        typer.Option(
+            "--out", "-o", help="Write the annotated record here (.mgn).", parser=_output_path
+        ),
     ] = None,
     html: HtmlOption = None,
     seat: SeatOption = None,
@@ -738,7 +1152,10 @@ def match(
     out: Annotated[
         Path | None,
         typer.Option(
-            "--out", "-o", help="Folder for the records (game_0001.mgn, …).", file_okay=False
+            "--out",
+            "-o",
+            help="Folder for the records (game_0001.mgn, …).",
+            parser=_output_path,
         ),
     ] = None,
     option: RuleOptionsOption = None,
