@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from analyzer.engine import EngineSettings, analyze, default_workers, make_evaluator
-from analyzer.explain import Figures, Threat, compare_moves, describe_move
+from analyzer.explain import Threat, compare_moves, describe_move
 from analyzer.explain_words import threat_phrase
 from analyzer.review import (
     DecisionReview,
@@ -163,7 +163,11 @@ class Feedback:
             f"{self.points_loss:.1f} ± {self.points_loss_se:.1f} points"
         )
         if self.better is None:
-            return f"{played}: the engine prefers {self.best} but cannot show it is better ({cost})"
+            return (
+                f"{played} is as good as the search can tell: the engine's {self.best} is "
+                f"not clearly better (-{self.loss:.1f} ± {self.loss_se:.1f} win-%, "
+                f"-{self.points_loss:.1f} ± {self.points_loss_se:.1f} points)"
+            )
         return (
             f"{played} costs {cost}: {self.better} was better "
             f"(win {self.win_before:.0%} against {self.win_after:.0%})"
@@ -358,17 +362,12 @@ class Coach:
 
 def _words(view: GameState, decision: DecisionReview) -> tuple[tuple[str, ...], str | None]:
     """The sentences of a feedback and the one-line why (when the engine's move is
-    established as better)."""
-    played, engine = decision.played, decision.best
-    figures = (
-        Figures(decision.win_after, decision.played_score),
-        Figures(decision.win_before, decision.best_score),
-    )
+    established as better), without the figures (the feedback carries them)."""
+    played = decision.played
     try:
         if decision.better is None:
-            explanation = compare_moves(view, played, played)
-            return explanation.sentences[:1], None
-        explanation = compare_moves(view, played, engine, figures=figures)
+            return compare_moves(view, played, played).sentences[:1], None
+        explanation = compare_moves(view, played, decision.better)
     except ManhattanError:
         return (), None
     return explanation.sentences, explanation.summary

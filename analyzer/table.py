@@ -121,14 +121,16 @@ class _Decision:
     feedback: Feedback | None = None
 
 
-def _check_seats(seats: Sequence[str]) -> list[str]:
-    specs = [spec.strip() for spec in seats]
+def _check_seats(seats: Sequence[str | Bot]) -> list[str]:
+    """The spec of each seat (a ``Bot`` object's ``name``), checked: ``human`` or a spec
+    ``make_bot`` accepts."""
+    specs = [spec.strip() if isinstance(spec, str) else spec.name for spec in seats]
     if len(specs) not in (2, 3, 4):
         raise ManhattanError(f"a table seats 2, 3 or 4 players, not {len(specs)}")
-    for spec in dict.fromkeys(specs):
+    for seat, spec in zip(seats, specs, strict=True):
         if not spec:
             raise ManhattanError("empty seat spec: name a bot or human")
-        if spec.lower() != HUMAN:
+        if isinstance(seat, str) and spec.lower() != HUMAN:
             check_bot_spec(spec)
     return [HUMAN if spec.lower() == HUMAN else spec for spec in specs]
 
@@ -149,7 +151,7 @@ class Table:
 
     def __init__(
         self,
-        seats: Sequence[str],
+        seats: Sequence[str | Bot],
         *,
         seed: int = 0,
         options: RuleOptions | None = None,
@@ -160,10 +162,11 @@ class Table:
         bot_timeout: float = DEFAULT_BOT_TIMEOUT,
         start: _Start | None = None,
     ):
-        """A table with one spec per seat (``"human"`` or a bot spec), dealt from
-        ``seed`` (or started from ``start``, see ``from_position``).  ``coach`` judges
-        each of the people's moves; ``teach`` (implies ``coach``) offers to take back a
-        costly one.  Raises ``ManhattanError`` for a bad spec, name or setting."""
+        """A table with one spec per seat (``"human"``, a bot spec, or a ``Bot`` object
+        that the table then owns and closes), dealt from ``seed`` (or started from
+        ``start``, see ``from_position``).  ``coach`` judges each of the people's moves;
+        ``teach`` (implies ``coach``) offers to take back a costly one.  Raises
+        ``ManhattanError`` for a bad spec, name or setting."""
         self.seats = _check_seats(seats)
         players = len(self.seats)
         if names is not None and len(names) != players:
@@ -194,8 +197,10 @@ class Table:
         self.offer: Feedback | None = None
         self.bot_timeout = bot_timeout
         try:
-            for seat, spec in enumerate(self.seats):
-                if spec != HUMAN:
+            for seat, (given, spec) in enumerate(zip(seats, self.seats, strict=True)):
+                if not isinstance(given, str):
+                    self._bots[seat] = given
+                elif spec != HUMAN:
                     self._bots[seat] = make_bot(spec, bot_timeout)
         except BaseException:
             self.close()
@@ -204,7 +209,7 @@ class Table:
     # ----- other starts ----------------------------------------------------------------
 
     @classmethod
-    def from_position(cls, state: GameState, seats: Sequence[str], **kwargs: Any) -> Table:
+    def from_position(cls, state: GameState, seats: Sequence[str | Bot], **kwargs: Any) -> Table:
         """A table playing on from ``state``: the cards it does not show are dealt from
         ``seed`` (a keyword argument, default 0).  The record starts from a ``Setup`` of
         the dealt position.  Raises ``ManhattanError`` for a finished game or a mover
@@ -216,7 +221,7 @@ class Table:
         return cls(seats, start=_Start(world, {"Setup": write_position(world)}), **kwargs)
 
     @classmethod
-    def from_record(cls, record: GameRecord, seats: Sequence[str], **kwargs: Any) -> Table:
+    def from_record(cls, record: GameRecord, seats: Sequence[str | Bot], **kwargs: Any) -> Table:
         """A table playing on from the end of ``record`` (its moves are kept in the new
         record and cannot be taken back).  Raises ``ManhattanError`` for a record that
         does not replay or a finished game."""

@@ -51,7 +51,8 @@ def read_move(view: GameState, legal: list[Move], text: str) -> ReadMove:
             f"{_quoted(text)} is not a move: type its number (1-{len(legal)}), a move like "
             f"{_example(view, legal)}, or help",
         )
-    if isinstance(move, Placement) and move.color is None and view.players == 2:
+    colourless = isinstance(move, Placement) and move.color is None and view.players == 2
+    if colourless and view.phase == Phase.PLACEMENT:
         return _placement_without_colour(view, legal, move)
     if move in legal:
         return ReadMove(move)

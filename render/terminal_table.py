@@ -134,6 +134,11 @@ def _numbered(number: int, move: str) -> Text:
     return text
 
 
+def _block_order(block: str) -> tuple[str, str]:
+    """Blocks by colour, then stories (``"3c"``: stories 3, colour c)."""
+    return (block[-1] if block[-1].isalpha() else "", block)
+
+
 def _placement_tables(legal: list[str]) -> list[Table]:
     """One small table per card: rows are the blocks (stories and colour), columns the
     cities, cells the numbers of the moves."""
@@ -155,8 +160,8 @@ def _placement_tables(legal: list[str]) -> list[Table]:
         table.add_column("block", justify="left")
         cities = sorted({city for cells in blocks.values() for city in cells})
         for city in cities:
-            table.add_column(f"city {city}" if city != "-" else "none", justify="right")
-        for block, cells in sorted(blocks.items(), key=lambda item: (item[0][-1], item[0])):
+            table.add_column(city if city != "-" else "none", justify="right")
+        for block, cells in sorted(blocks.items(), key=lambda item: _block_order(item[0])):
             letter = block[-1] if block[-1].isalpha() else None
             label = Text(block, style=COLOR_STYLES.get(letter or "", ""))
             row: list[Any] = [label]
@@ -199,7 +204,10 @@ def moves_view(data: dict[str, Any], full: bool = False) -> RenderableType:
         return Group(Text(f"your moves ({len(legal)}):"), Columns(items, padding=(0, 2)))
     tables = _placement_tables(legal)
     return Group(
-        Text(f"your moves ({len(legal)}): the number of each card × block × city", style="bold"),
+        Text(
+            f"your moves ({len(legal)}), by number: a table per card, a row per block, "
+            "a column per city"
+        ),
         Columns(tables, padding=(0, 3)),
     )
 
@@ -230,16 +238,14 @@ def feedback_view(feedback: dict[str, Any]) -> RenderableType:
     style = "green" if feedback["agrees"] else ("red" if mark else "yellow")
     parts: list[Any] = [Text("coach: ", style="bold").append(feedback["headline"], style=style)]
     sentences = feedback["sentences"]
-    labels = ["you", "better", ""] if feedback["better"] else ["you"]
-    for label, sentence in zip(labels, sentences, strict=False):
-        text = Text("  ")
-        if label:
-            text.append(f"{label}: ", style="dim")
-        text.append(sentence)
-        parts.append(text)
+    if feedback["better"] and not feedback["played"].startswith("="):
+        for label, sentence in zip(("you", "better"), sentences, strict=False):
+            parts.append(Text(f"  {label}: ", style="dim").append(sentence))
+    if feedback["better"] and feedback["summary"]:
+        parts.append(Text("  why: ", style="dim").append(feedback["summary"]))
     if feedback["better"]:
         for reply in feedback["replies"]:
-            parts.append(Text("  reply to fear: ", style="dim").append(reply["text"]))
+            parts.append(Text("  their reply: ", style="dim").append(reply["text"]))
     return Group(*parts)
 
 
