@@ -399,7 +399,7 @@ def play(
             "-o",
             help="Write the game record here (default: stdout; with a person at the table, "
             "a new file in the current folder).",
-            dir_okay=False,
+            parser=_output_path,
         ),
     ] = None,
     option: RuleOptionsOption = None,
@@ -636,9 +636,10 @@ class _TableFront:
         self._totals = table.world.player_totals()
 
     def say(self, message: str, style: str | None = None) -> None:
+        """One message line (left to the terminal to wrap: it may hold a file name)."""
         from rich.text import Text
 
-        self.console.print(Text(message, style=style or ""))
+        self.console.print(Text(message, style=style or ""), soft_wrap=True)
 
     def run(self) -> int:
         """Play to the end, a quit, end of input or Ctrl-C; save; the exit code."""
@@ -800,7 +801,8 @@ class _TableFront:
             typer.echo(self.table.record_text(), nl=False)
             return None
         if self.table.is_over:
-            self.console.print(final_view(self.table.to_json(), str(self.out)))
+            self.console.print(final_view(self.table.to_json()))
+            self.say(f"record saved to {self.out}; review it with: manhattan review {self.out}")
         else:
             self.say(
                 f"the game so far ({self.table.decisions} decisions) is saved to {self.out}",

@@ -275,8 +275,8 @@ def round_scored_line(data: dict[str, Any], before: list[int], round_number: int
     return Text(f"round {round_number} scored: " + " · ".join(parts), style="bold")
 
 
-def final_view(data: dict[str, Any], saved: str | None) -> RenderableType:
-    """The end of the game: the board, the places and totals, where the record is."""
+def final_view(data: dict[str, Any]) -> RenderableType:
+    """The end of the game: the board, the places and the totals."""
     table = Table(title="final scores")
     for column in ("place", "player", "total"):
         table.add_column(column, justify="left" if column == "player" else "right")
@@ -287,10 +287,7 @@ def final_view(data: dict[str, Any], saved: str | None) -> RenderableType:
     )
     for place, player, total in rows:
         table.add_row(str(place or "-"), who(data, player), str(total))
-    parts: list[Any] = [board_grid(data["state"], _seat_of(data, data["viewer"])["seat"]), table]
-    if saved:
-        parts.append(Text(f"record saved to {saved}; review it with: manhattan review {saved}"))
-    return Group(*parts)
+    return Group(board_grid(data["state"], _seat_of(data, data["viewer"])["seat"]), table)
 
 
 HELP = """\
