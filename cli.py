@@ -1018,6 +1018,25 @@ def review(
     ] = None,
     html: HtmlOption = None,
     seat: SeatOption = None,
+    exercises: Annotated[
+        Path | None,
+        typer.Option(
+            "--exercises",
+            help="Write each marked decision as an exercise (.mex) into this folder, for "
+            "[bold]manhattan train[/].",
+            parser=_output_path,
+        ),
+    ] = None,
+    player: Annotated[
+        int | None,
+        typer.Option(
+            "--player",
+            min=1,
+            max=4,
+            help="With --exercises: only this player's decisions (default: every player's).",
+            show_default=False,
+        ),
+    ] = None,
     backend: BackendOption = "loky",
     scheduler: SchedulerOption = None,
     force: ForceOption = False,
@@ -1030,7 +1049,9 @@ def review(
     worlds), and a mark ([bold]?![/], [bold]?[/], [bold]??[/]) only where the loss clears
     the threshold with confidence; per player: accuracy, mark counts, the marked moves and
     a win-% timeline.  [bold]--html[/] writes a report to open in a browser: the
-    win-% graph, the moves, the board at any move.  Ctrl-C stops early and keeps the
+    win-% graph, the moves, the board at any move.  [bold]--exercises DIR[/] writes each
+    marked decision (of [bold]--player K[/]) as an exercise from that player's view, to
+    practise with [bold]manhattan train DIR[/].  Ctrl-C stops early and keeps the
     decisions done.
     """
     with _user_errors():
@@ -1040,6 +1061,7 @@ def review(
         from positions.record import load_record, write_record
 
         record = load_record(game)
+        _check_exercises_output(record, game, exercises, player, force)
         if out is not None:
             check_output_file(out, force, (".mgn",), "--out")
         if html is not None:
@@ -1061,6 +1083,7 @@ def review(
         _ready_engine(as_json)
         with _progress("reviewing", len(record.moves), as_json) as progress:
             result = review_game(record, settings, progress)
+        made = _make_exercises(record, result, settings, game, exercises, player, as_json)
     failure = None
     if out is not None:
         text = write_record(annotate(record, result))
@@ -1070,18 +1093,187 @@ def review(
 
         page = review_report_html(record, result.to_json(), seat=seat)
         failure = _write_kept(html, page, "the review is shown") or failure
+    written, exercises_failure = _write_made_exercises(made, exercises, game, force)
+    failure = failure or exercises_failure
     if as_json:
-        _print_json(result.to_json())
+        data = result.to_json()
+        if written is not None:
+            data["exercises"] = written
+        _print_json(data)
     else:
         from analyzer.report import review_view
 
         _out_console().print(review_view(result))
+        if written is not None:
+            _print_exercises_written(written)
     if failure:
         _print_error(failure)
         raise typer.Exit(1)
     _exit_if_interrupted(
         f"{len(result.decisions)} of {result.total_decisions} decisions were reviewed"
     )
+
+
+# ----- exercises (review --exercises) and train ------------------------------------------
+
+
+def _check_exercises_output(
+    record: Any, game: Path, folder: Path | None, player: int | None, force: bool
+) -> None:
+    """Before the review: ``--player`` needs ``--exercises``, names a player of the game,
+    and the folder can take every exercise the review could make."""
+    if folder is None:
+        if player is not None:
+            raise ManhattanError("--player chooses whose exercises to write: add --exercises DIR")
+        return
+    from analyzer.exercises import check_player, planned_file_names
+    from analyzer.outputs import check_output_folder
+
+    check_player(record, player)
+    check_output_folder(folder, planned_file_names(record, player, game.stem), force, "--exercises")
+
+
+def _make_exercises(
+    record: Any,
+    review: Any,
+    settings: Any,
+    game: Path,
+    folder: Path | None,
+    player: int | None,
+    quiet: bool,
+) -> Any:
+    """The exercises of the review's marked decisions (``None`` without ``--exercises``)."""
+    if folder is None or _stopped():
+        return None
+    from analyzer.exercises import ExerciseSettings, exercises_from_review
+
+    marked = [d for d in review.decisions if d.mark and player in (None, d.player)]
+    with _progress("exercises", len(marked) or None, quiet) as progress:
+        return exercises_from_review(
+            record,
+            review,
+            player,
+            ExerciseSettings.after_review(settings),
+            source=game.name,
+            progress=progress,
+        )
+
+
+def _write_made_exercises(
+    made: Any, folder: Path | None, game: Path, force: bool
+) -> tuple[dict | None, str | None]:
+    """Write the exercises: what was written (JSON-ready) and the failure line, if any."""
+    if made is None or folder is None:
+        return None, None
+    from analyzer.exercises import write_exercises
+    from analyzer.outputs import OutputError
+
+    written = {"folder": str(folder), "files": [], **made.to_json()}
+    try:
+        paths = write_exercises(folder, made.made, game.stem, force)
+    except OutputError as error:
+        return written, f"{error}; the review is shown"
+    written["files"] = [str(path) for path in paths]
+    return written, None
+
+
+def _print_exercises_written(written: dict) -> None:
+    count = len(written["files"])
+    line = f"{count} exercise{'s' if count != 1 else ''} written to {written['folder']}"
+    if count:
+        line += f": practise with  manhattan train {written['folder']}"
+    typer.echo(line)
+    for skipped in written["skipped"]:
+        typer.echo(
+            f"  no exercise for decision {skipped['index'] + 1} (P{skipped['player']} "
+            f"{skipped['played']}): {skipped['reason']}"
+        )
+
+
+def _exercise_view(session: Any) -> Any:
+    """The current exercise: the question, the board from the player's seat, the players,
+    their hand and where each card builds."""
+    from rich.console import Group
+    from rich.text import Text
+
+    from positions.loading import describe_position
+    from render.terminal import board_grid, players_table
+    from render.terminal_table import hand_line
+
+    exercise = session.current
+    data = describe_position(exercise.state)
+    seat = data["seats"][exercise.player - 1]
+    names = ["you" if p == exercise.player else "" for p in range(1, data["players"] + 1)]
+    played = "".join(map(str, data["played"])) or "-"
+    return Group(
+        Text(session.question(), style="bold"),
+        board_grid(data, seat),
+        Text(
+            f"board seen from your seat ({seat}), round {data['round']} of "
+            f"{data['rounds']}, {data['phase']}",
+            style="dim",
+        ),
+        players_table(data, names),
+        Text(f"played: {played} · deck: {data['deck_count']} cards", style="dim"),
+        hand_line(data["hands"][exercise.player - 1]),
+    )
+
+
+FEEDBACK_STYLES = {
+    "right": "bold green",
+    "wrong": "bold red",
+    "skipped": "yellow",
+    "hint": "cyan",
+    "invalid": "yellow",
+}
+
+
+@app.command()
+def train(
+    target: Annotated[
+        Path,
+        typer.Argument(
+            help="A folder of exercises (.mex), as [bold]review --exercises[/] writes, or "
+            "one exercise file.",
+            show_default=False,
+        ),
+    ],
+) -> None:
+    """Practise your mistakes: each exercise shows a position from your seat where a
+    review marked your move; find a better one.
+
+    Answer with a move in notation ([bold]7@3:4[/], 2 players [bold]7@3:4c[/], a
+    selection [bold]=112234[/]), or [bold]hint[/], [bold]skip[/] or [bold]quit[/].  Each
+    answer is judged right or wrong, and the better move is shown with why.  The end
+    (also at end of input or Ctrl-C) shows how many were right.
+    """
+    with _user_errors():
+        from analyzer.training import TrainingSession, load_exercises
+
+        session = TrainingSession(load_exercises(target))
+    from rich.text import Text
+
+    console = _out_console()
+    lines = _Lines()
+    interrupted = False
+    try:
+        while not session.finished:
+            console.print(_exercise_view(session))
+            feedback = None
+            while feedback is None or not feedback.done:
+                feedback = session.answer(lines.read("your move (or hint, skip, quit)> "))
+                for number, line in enumerate(feedback.lines):
+                    style = FEEDBACK_STYLES.get(feedback.kind, "") if number == 0 else ""
+                    console.print(Text(line, style=style), soft_wrap=True)
+            console.print()
+    except EOFError:
+        console.print(Text("end of input", style="dim"))
+    except KeyboardInterrupt:
+        interrupted = True
+    console.print(Text(f"Training: {session.summary.line}.", style="bold"))
+    if interrupted:
+        typer.secho("interrupted", fg=typer.colors.YELLOW, err=True)
+        raise typer.Exit(INTERRUPTED_EXIT_CODE)
 
 
 @app.command()
