@@ -264,10 +264,11 @@ class Table:
 
     @property
     def person_to_move(self) -> int | None:
-        """The 0-based seat of the person to move now, else ``None`` (a bot's turn, a
-        take-back offer waiting, or the game over)."""
+        """The 0-based seat of the person to move now, else ``None`` (a bot's turn or
+        the game over).  A take-back offer waits for the person who made the move; when
+        another person is to move, their move declines it."""
         seat = self.to_move
-        if seat is None or self.offer is not None or not self.is_person(seat):
+        if seat is None or not self.is_person(seat):
             return None
         return seat
 
@@ -303,16 +304,14 @@ class Table:
         ``legal_moves()``).  With the coach on, the answer carries the ``Feedback`` (and
         in teaching mode a costly move leaves ``offer`` set).  A stop request during the
         coach's search leaves the move played without feedback."""
-        if self.offer is not None and self.to_move is not None and self.is_person(self.to_move):
-            self.offer = None  # the next person plays on: the offer is declined
         seat = self.person_to_move
         if seat is None:
             return _refuse(self._why_no_person_move())
         view = self.world.view(seat)
-        legal = view.legal_moves()
-        read = read_move(view, legal, text)
+        read = read_move(view, view.legal_moves(), text)
         if read.move is None:
             return _refuse(str(read.reason))
+        self.offer = None  # another person at the table plays on: the offer is declined
         before = self.world.clone()
         recorded = play_recorded(self.world, read.move)
         decision = _Decision(before, recorded, person=True)

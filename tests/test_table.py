@@ -442,3 +442,15 @@ def test_a_hint_is_the_engines_move_from_the_persons_view_only():
     assert hint.move == "7@5:1" and isinstance(table.legal_moves()[hint.number - 1], Placement)
     assert str(table.legal_moves()[hint.number - 1]) == hint.move
     assert "tallest" in (hint.reason or "") and hint.text.startswith("the engine plays 7@5:1")
+
+
+def test_at_a_table_of_people_the_next_persons_move_declines_the_offer():
+    puzzle = load_puzzle(DATA / "p4_k2_01.mpz")
+    coach = CoachSettings(iterations=400, workers=1, teach_threshold=1.0)
+    seats = ["random", HUMAN, HUMAN, "random"]
+    table = Table.from_position(puzzle.state, seats, teach=True, coach_settings=coach)
+    assert table.submit("7@1:1").feedback.takeback and table.offer is not None
+    assert table.person_to_move == 2 and table.hint().ok  # P3 may think about their move
+    assert not table.submit("xyz").ok and table.offer is not None  # bad input changes nothing
+    assert table.submit("1").ok and table.offer is None
+    assert [h["person"] for h in table.history()] == [True, True]
