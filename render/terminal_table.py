@@ -245,7 +245,7 @@ def feedback_view(feedback: dict[str, Any]) -> RenderableType:
         parts.append(Text("  why: ", style="dim").append(feedback["summary"]))
     if feedback["better"]:
         for reply in feedback["replies"]:
-            parts.append(Text("  their reply: ", style="dim").append(reply["text"]))
+            parts.append(Text("  punishing reply: ", style="dim").append(reply["text"]))
     return Group(*parts)
 
 
