@@ -20,7 +20,8 @@ why nothing did; bad input changes nothing).  The table keeps the world before e
 decision, so ``undo`` restores the position before the person's last own move together
 with the bot moves after it (the deck is fixed by the seed, so the same cards come again).
 A person's view never shows another hand: ``view``, ``legal_moves``, ``hint`` and
-``to_json`` use only what the person to move (or the viewer asked for) can see.
+``to_json`` use only what the person to move (or the viewer asked for) can see.  A table
+is not thread-safe: a server lets one request at a time act on it.
 """
 
 from __future__ import annotations
