@@ -8,18 +8,31 @@ from analyzer.engine import make_evaluator
 from positions.errors import ManhattanError, quote
 from positions.moves import Move
 from positions.state import GameState
+from search.ismcts import SearchConfig
 from search.limits import Limit, LimitError
 from search.players import MctsPlayer
+from search.protocol import Evaluator
 
 
 class SearchBot:
     """Plays the most visited decision of an information-set MCTS of ``limit`` per move,
-    in one process (matches run games side by side instead of searchers)."""
+    in one process (matches run games side by side instead of searchers).
 
-    def __init__(self, limit: Limit, name: str | None = None, epsilon: float = 0.1):
+    ``evaluator`` (default: the compiled playouts with ``epsilon``) and ``config`` let a
+    benchmark seat a variant of the engine."""
+
+    def __init__(
+        self,
+        limit: Limit,
+        name: str | None = None,
+        epsilon: float = 0.1,
+        config: SearchConfig | None = None,
+        evaluator: Evaluator | None = None,
+    ):
         self.limit = limit
         self.name = name or f"mcts:{limit}"
-        self._player = MctsPlayer(limit, make_evaluator(epsilon))
+        chosen = evaluator if evaluator is not None else make_evaluator(epsilon)
+        self._player = MctsPlayer(limit, chosen, config or SearchConfig())
 
     @classmethod
     def from_budget(cls, budget: str, name: str | None = None) -> SearchBot:

@@ -15,7 +15,9 @@ Matchups (``--iterations`` N, default 6,000; the engine is ``--engine``, default
 * ``tenfold``: the engine at 10·N against itself at N;
 * ``vs_heuristic`` / ``vs_greedy``: the engine at N against the hand-written bots;
 * ``vs_cheating``: the engine at N against the same engine at N given the true hands and
-  deck (``peeking.py``): how much the hidden information costs the honest engine.
+  deck (``peeking.py``): how much the hidden information costs the honest engine;
+* ``versus`` (only with ``--versus SPEC``): the engine at N against ``SPEC`` (``{iterations}``
+  in it replaced by N), e.g. a variant against today's default engine at small budgets.
 
 ``--engine`` is a bot spec with ``{iterations}`` in it: any ``analyzer.players`` spec
 (``mcts:{iterations}``) or ``py:MODULE:FUNCTION:{iterations}``, which seats
@@ -25,7 +27,8 @@ each.  ``--readme`` rewrites the ladder table of README.md between the lines
 ``<!-- ladder:begin -->`` and ``<!-- ladder:end -->`` (rows of matchups not run are kept).
 
     python benchmarks/ladder.py [--deals 25] [--iterations 6000] [--engine SPEC]
-        [--workers 2] [--seed 2026] [--only NAME]... [--json] [--readme [PATH]]
+        [--versus SPEC] [--workers 2] [--seed 2026] [--only NAME]... [--json]
+        [--readme [PATH]]
 
 Measured seconds per game at 6,000 iterations, one core each, on a busy 2-core machine:
 27 (``vs_greedy``: only the tested seat searches), 31 (``vs_heuristic``), 150
@@ -96,15 +99,21 @@ def engine_spec(engine: str, iterations: int) -> str:
     return engine.replace("{iterations}", str(iterations))
 
 
-def matchups(engine: str, iterations: int) -> list[Matchup]:
-    """Every rung of the ladder, in table order, at base budget ``iterations``."""
+def matchups(engine: str, iterations: int, versus: str | None = None) -> list[Matchup]:
+    """Every rung of the ladder, in table order, at base budget ``iterations`` (with the
+    ``versus`` rung when an opponent spec is given)."""
     tested = engine_spec(engine, iterations)
+    extra = []
+    if versus is not None:
+        opponent = versus.replace("{iterations}", str(iterations))
+        extra.append(Matchup("versus", tested, opponent, f"`{opponent}`", None))
     return [
         Matchup("vs_v0.1", tested, f"{FROZEN}v0.1:{iterations}", f"v0.1 at {iterations}", 0.40),
         Matchup("tenfold", engine_spec(engine, 10 * iterations), tested, f"`{tested}`", 0.45),
         Matchup("vs_heuristic", tested, "heuristic", "`heuristic`", 0.85),
         Matchup("vs_greedy", tested, "greedy", "`greedy`", 0.95),
         Matchup("vs_cheating", tested, f"peek:{tested}", f"`{tested}` seeing every card", None),
+        *extra,
     ]
 
 
@@ -356,6 +365,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=25, help="deals per matchup (×4 games)")
     parser.add_argument("--iterations", type=int, default=6000, help="the base budget N")
     parser.add_argument("--engine", default=DEFAULT_ENGINE, help="the tested engine's spec")
+    parser.add_argument("--versus", metavar="SPEC", help="the opponent of the versus rung")
     parser.add_argument("--workers", type=int, default=2, help="games played side by side")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--only", action="append", metavar="NAME", help="run only this rung")
@@ -380,7 +390,7 @@ def main(argv: list[str] | None = None) -> int:
 def _run(args: argparse.Namespace) -> int:
     if args.deals < 1 or args.workers < 1 or args.iterations < 1:
         raise ManhattanError("--deals, --workers and --iterations must be at least 1")
-    ladder = matchups(args.engine, args.iterations)
+    ladder = matchups(args.engine, args.iterations, args.versus)
     names = [m.name for m in ladder]
     unknown = sorted(set(args.only or ()) - set(names))
     if unknown:

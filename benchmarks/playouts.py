@@ -10,6 +10,9 @@ Figures (each its own function, so more can join ``FIGURES``):
 * ``iterations_per_s`` — ISMCTS iterations per second on one core from the 4-player start
   (P1's view), with the default evaluator.  Target ≥ 5,000/s.
 * ``random_rollout_iterations_per_s`` — the same with uniformly random playouts (ε = 1).
+* ``heuristic_playouts_per_s`` / ``heuristic_iterations_per_s`` — the playouts and the
+  search iterations with the heuristic policy (``placement="heuristic"``, ``selection=
+  "biggest"``, ε = 0.1), beside the greedy ones.
 
 Usage: ``python benchmarks/playouts.py [--seconds S] [--json]``.
 """
@@ -49,11 +52,15 @@ def _rate(step: Callable[[int], None], seconds: float) -> float:
             return calls / elapsed
 
 
-def _kernel_rate(epsilon: float, seconds: float) -> float:
+HEURISTIC = {"placement": "heuristic", "selection": "biggest"}
+
+
+def _kernel_rate(epsilon: float, seconds: float, policy: dict | None = None) -> float:
     arrays = [to_arrays(state) for state in _starts()]
+    policy = policy or {}
 
     def step(i: int) -> None:
-        run_playout(arrays[i % STARTS], i, epsilon)
+        run_playout(arrays[i % STARTS], i, epsilon, **policy)
 
     return _rate(step, seconds)
 
@@ -66,6 +73,11 @@ def playouts_per_s(seconds: float = 2.0) -> float:
 def greedy_playouts_per_s(seconds: float = 2.0) -> float:
     """Full 4-player playouts per second with the default ε-greedy policy."""
     return _kernel_rate(PlayoutEvaluator().epsilon, seconds)
+
+
+def heuristic_playouts_per_s(seconds: float = 2.0) -> float:
+    """Full 4-player playouts per second with the ε-greedy heuristic policy."""
+    return _kernel_rate(PlayoutEvaluator().epsilon, seconds, HEURISTIC)
 
 
 def evaluate_calls_per_s(seconds: float = 2.0) -> float:
@@ -81,12 +93,12 @@ def evaluate_calls_per_s(seconds: float = 2.0) -> float:
     return _rate(step, seconds)
 
 
-def _iterations_rate(epsilon: float, seconds: float) -> float:
+def _iterations_rate(epsilon: float, seconds: float, policy: dict | None = None) -> float:
     from search.limits import Limit
     from search.parallel import run_search
 
     view = GameState.new_game(4, np.random.default_rng(2)).view(0)
-    evaluator = PlayoutEvaluator(epsilon=epsilon)
+    evaluator = PlayoutEvaluator(epsilon=epsilon, **(policy or {}))
     run_search(view, Limit(iterations=50), evaluator, seed=0)  # warm-up
     result = run_search(view, Limit(seconds=seconds), evaluator, seed=1)
     return result.iterations / result.seconds
@@ -102,12 +114,19 @@ def random_rollout_iterations_per_s(seconds: float = 2.0) -> float:
     return _iterations_rate(1.0, seconds)
 
 
+def heuristic_iterations_per_s(seconds: float = 2.0) -> float:
+    """Search iterations per second from the 4-player start with heuristic playouts."""
+    return _iterations_rate(PlayoutEvaluator().epsilon, seconds, HEURISTIC)
+
+
 FIGURES: dict[str, Callable[[float], float]] = {
     "playouts_per_s": playouts_per_s,
     "greedy_playouts_per_s": greedy_playouts_per_s,
     "evaluate_calls_per_s": evaluate_calls_per_s,
     "iterations_per_s": iterations_per_s,
     "random_rollout_iterations_per_s": random_rollout_iterations_per_s,
+    "heuristic_playouts_per_s": heuristic_playouts_per_s,
+    "heuristic_iterations_per_s": heuristic_iterations_per_s,
 }
 
 

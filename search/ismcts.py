@@ -13,6 +13,14 @@ visits.
 Reward of player p at the end of an iteration: their win share (1, 0, or 1/k for a k-way
 shared first) plus ``margin_weight`` × (their final total − the best opponent's), so
 among equally winning moves the search prefers the bigger margin.
+
+Priors (optional, off by default): an evaluator with a ``prior(state, actions)`` method
+gives each action a positive weight, normalized over the actions legal in the iteration's
+world.  ``expansion="prior"`` expands an untried action drawn in proportion to its prior
+instead of uniformly (so the opponents' first replies in the tree are plausible moves,
+not random ones), and ``prior_weight`` W adds the progressive bias W·P(a)/(n(a)+1) to
+UCB (Chaslot et al. 2008): a strong prior leads early and fades as visits come.  A node
+asks for the prior of an action once, in the first world where it is legal, and keeps it.
 """
 
 from __future__ import annotations
@@ -28,6 +36,8 @@ from search.limits import Limit
 from search.protocol import Evaluator, GameState
 from search.tree import Node, TreeSummary, summarize
 
+EXPANSIONS = ("random", "prior")
+
 
 @dataclass(frozen=True)
 class SearchConfig:
@@ -37,6 +47,9 @@ class SearchConfig:
     ``"pimc"`` (``worlds`` fixed worlds, one tree each, the root statistics summed).
     ``exploration`` is UCB's constant; ``margin_weight`` the reward per point of margin.
     ``summary_depth`` and ``summary_min_visits`` bound the part of the tree returned.
+    ``expansion`` is ``"random"`` (an untried action uniformly) or ``"prior"`` (in
+    proportion to the evaluator's priors); ``prior_weight`` the progressive-bias weight
+    (0: none).  Both default to the search without priors.
     """
 
     determinization: str = "ismcts"
@@ -45,6 +58,8 @@ class SearchConfig:
     worlds: int = 8
     summary_depth: int = 16
     summary_min_visits: int = 2
+    expansion: str = "random"
+    prior_weight: float = 0.0
 
     def __post_init__(self) -> None:
         if self.determinization not in ("ismcts", "pimc"):
@@ -53,6 +68,15 @@ class SearchConfig:
             )
         if self.worlds < 1:
             raise ValueError(f"worlds must be at least 1, not {self.worlds}")
+        if self.expansion not in EXPANSIONS:
+            raise ValueError(f"expansion must be random or prior, not {self.expansion!r}")
+        if not self.prior_weight >= 0:
+            raise ValueError(f"prior_weight must be at least 0, not {self.prior_weight}")
+
+    @property
+    def uses_priors(self) -> bool:
+        """Whether the search asks the evaluator for priors."""
+        return self.expansion == "prior" or self.prior_weight > 0
 
 
 def _rewards(wins, totals, margin_weight: float) -> tuple[list[float], list[float]]:
@@ -64,6 +88,30 @@ def _rewards(wins, totals, margin_weight: float) -> tuple[list[float], list[floa
         margins.append(float(totals[p] - best_other))
     rewards = [float(wins[p]) + margin_weight * margins[p] for p in range(players)]
     return rewards, margins
+
+
+def _node_priors(node: Node, world: GameState, legal: list[int], evaluator: Evaluator) -> dict:
+    """``node``'s prior weight of each action, asked of the evaluator for those of
+    ``legal`` it has not seen before (in ``world``, where they are legal)."""
+    priors = node.priors
+    if priors is None:
+        priors = node.priors = {}
+    missing = [a for a in legal if a not in priors]
+    if missing:
+        for action, weight in zip(missing, evaluator.prior(world, missing), strict=True):
+            priors[action] = weight
+    return priors
+
+
+def _draw_in_proportion(actions: list[int], priors: dict, rng: np.random.Generator) -> int:
+    """One of ``actions`` drawn with chance proportional to its prior."""
+    total = sum(priors[a] for a in actions)
+    point = float(rng.random()) * total
+    for action in actions:
+        point -= priors[action]
+        if point < 0:
+            return action
+    return actions[-1]
 
 
 def run_iteration(
@@ -79,6 +127,9 @@ def run_iteration(
     one node, evaluate, back up.  Returns the outcome it backed up: every player's win
     share and final total."""
     exploration = config.exploration
+    uses_priors = config.uses_priors
+    by_prior = config.expansion == "prior"
+    bias = config.prior_weight
     path: list[Node] = []
     node = root
     for action in forced:
@@ -94,13 +145,17 @@ def run_iteration(
         player = world.current_player()
         legal = world.legal_actions()
         children = node.children
+        priors = _node_priors(node, world, legal, evaluator) if uses_priors else None
         untried = [a for a in legal if a not in children]
         if untried:
             for action in legal:
                 child = children.get(action)
                 if child is not None:
                     child.available += 1
-            action = untried[int(rng.integers(len(untried)))]
+            if by_prior:
+                action = _draw_in_proportion(untried, priors, rng)
+            else:
+                action = untried[int(rng.integers(len(untried)))]
             world.apply_action(action)
             child = Node(player, world.move_in_progress())
             child.available = 1
@@ -109,12 +164,16 @@ def run_iteration(
             break
         best_value = -math.inf
         best_action = legal[0]
+        scale = bias / sum(priors[a] for a in legal) if bias > 0 else 0.0
         for action in legal:
             child = children[action]
             child.available += 1
-            value = child.reward_sum / child.visits + exploration * math.sqrt(
-                math.log(child.available) / child.visits
+            visits = child.visits
+            value = child.reward_sum / visits + exploration * math.sqrt(
+                math.log(child.available) / visits
             )
+            if scale:
+                value += scale * priors[action] / (visits + 1)
             if value > best_value:
                 best_value = value
                 best_action = action
@@ -162,6 +221,10 @@ class TreeSearch:
     ):
         if state.is_terminal():
             raise ValueError("the game is over: there is nothing to search")
+        if config.uses_priors and getattr(evaluator, "prior", None) is None:
+            raise ValueError(
+                "priors (expansion='prior' or prior_weight > 0) need an evaluator with prior()"
+            )
         self.state = state
         self.rng = rng
         self.evaluator = evaluator

@@ -47,7 +47,13 @@ class Evaluator(Protocol):
     """Estimates the outcome of a (fully dealt) position, e.g. by playing it out.
 
     An evaluator may also have a ``prepare()`` method: the search calls it before its
-    clock starts (e.g. to compile a kernel in a fresh worker process).
+    clock starts (e.g. to compile a kernel in a fresh worker process); and a
+    ``prior(state, actions)`` method giving one positive weight per action (legal in the
+    dealt ``state``), how promising the player to move would find it — the search uses
+    them, normalized over the legal actions, when its config asks for priors
+    (``SearchConfig.expansion``, ``prior_weight``).  A node asks once per action, in the
+    first world where it is legal, and keeps the weight, so a prior should depend on what
+    the player to move sees rather than on the dealt hidden cards.
     """
 
     def evaluate(self, state: GameState, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:

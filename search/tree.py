@@ -26,6 +26,7 @@ class Node:
         "win_sum",
         "score_sum",
         "margin_sum",
+        "priors",
     )
 
     def __init__(self, player: int, continues: bool = False):
@@ -38,6 +39,7 @@ class Node:
         self.win_sum = 0.0
         self.score_sum = 0.0
         self.margin_sum = 0.0
+        self.priors: dict[int, float] | None = None  # prior weight of each action seen here
 
 
 @dataclass

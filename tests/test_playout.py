@@ -32,6 +32,12 @@ from positions.playout import (
 
 DATA = Path(__file__).parent / "data"
 EPSILONS = (1.0, 0.1, 0.0, 0.5)
+POLICIES = (
+    ("greedy", "bag"),
+    ("heuristic", "biggest"),
+    ("heuristic", "bag"),
+    ("greedy", "biggest"),
+)
 
 
 def replay(state: GameState, trace: list[tuple[int, int]], stats: Counter) -> GameState:
@@ -64,11 +70,18 @@ def replay(state: GameState, trace: list[tuple[int, int]], stats: Counter) -> Ga
     return state
 
 
-def check_position(state: GameState, seed: int, epsilon: float, stats: Counter) -> None:
-    """Run the kernel from ``state`` and hold it against the Python model."""
-    trace = playout_trace(state, seed, epsilon)
+def check_position(
+    state: GameState,
+    seed: int,
+    epsilon: float,
+    stats: Counter,
+    policy: tuple[str, str] = POLICIES[0],
+) -> None:
+    """Run the kernel from ``state`` with ``policy`` (placement, selection) and hold it
+    against the Python model."""
+    trace = playout_trace(state, seed, epsilon, *policy)
     final = replay(state, trace, stats)
-    shares, totals = playout_result(state, seed, epsilon)
+    shares, totals = playout_result(state, seed, epsilon, *policy)
     assert totals.tolist() == final.player_totals()
     assert shares.tolist() == pytest.approx(final.returns())
     stats["positions"] += 1
@@ -107,9 +120,11 @@ def test_kernel_matches_rules_on_random_positions():
         players = 2 + game % 3
         state = GameState.new_game(players, rng, random_options(players, rng))
         epsilon = EPSILONS[game % len(EPSILONS)]
-        trace = playout_trace(state, game, epsilon)
+        policy = POLICIES[(game // 3) % len(POLICIES)]
+        stats[policy] += 1
+        trace = playout_trace(state, game, epsilon, *policy)
         # the game from the start, and positions along it (mid-selection included)
-        check_position(state, game, epsilon, stats)
+        check_position(state, game, epsilon, stats, policy)
         for cut in sorted(rng.choice(len(trace), size=12, replace=False)):
             position = state.clone()
             replay_prefix(position, trace[:cut])
@@ -119,8 +134,9 @@ def test_kernel_matches_rules_on_random_positions():
                 position = position.view(mover).resample_from_infostate(mover, rng)
             elif kind == 2 and position.phase == Phase.PLACEMENT:
                 add_noise(position, rng, heavy=bool(rng.integers(2)))
-            check_position(position, int(rng.integers(2**62)), EPSILONS[kind], stats)
+            check_position(position, int(rng.integers(2**62)), EPSILONS[kind], stats, policy)
     assert stats["positions"] >= 1900
+    assert all(stats[policy] >= 30 for policy in POLICIES), stats
     assert stats["reshuffle"] > 100
     assert stats["none"] > 20, stats
     assert stats["pick"] > 1000
@@ -144,7 +160,7 @@ def test_kernel_on_conformance_positions():
         mover = position.current_player()
         for seed in range(4):
             world = position.resample_from_infostate(mover, rng)
-            check_position(world, seed, EPSILONS[seed], stats)
+            check_position(world, seed, EPSILONS[seed], stats, POLICIES[seed])
     assert stats["none"] >= 10
 
 
@@ -282,9 +298,11 @@ def test_same_seed_same_playout():
     rng = np.random.default_rng(5)
     state = GameState.new_game(3, rng)
     for epsilon in (0.0, 0.1, 1.0):
-        assert playout_trace(state, 42, epsilon) == playout_trace(state, 42, epsilon)
-        traces = {tuple(playout_trace(state, seed, epsilon)) for seed in range(5)}
-        assert len(traces) > 1
+        for policy in POLICIES:
+            trace = playout_trace(state, 42, epsilon, *policy)
+            assert trace == playout_trace(state, 42, epsilon, *policy)
+            traces = {tuple(playout_trace(state, seed, epsilon, *policy)) for seed in range(5)}
+            assert len(traces) > 1
     evaluator = PlayoutEvaluator()
     first = evaluator.evaluate(state, np.random.default_rng(9))
     second = evaluator.evaluate(state, np.random.default_rng(9))
@@ -329,6 +347,12 @@ def test_hidden_cards_are_refused():
         evaluator.evaluate(unknown_deck, rng)
     with pytest.raises(ValueError, match="epsilon"):
         PlayoutEvaluator(epsilon=1.5)
+    with pytest.raises(ValueError, match="placement policy must be one of greedy, heuristic"):
+        PlayoutEvaluator(placement="clever")
+    with pytest.raises(ValueError, match="selection policy must be one of bag, biggest"):
+        PlayoutEvaluator(selection="smallest")
+    with pytest.raises(ValueError, match="prior_temperature"):
+        PlayoutEvaluator(prior_temperature=0)
 
 
 def test_to_arrays_layout():
