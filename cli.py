@@ -481,10 +481,11 @@ def play(
     with _user_errors():
         from analyzer.outputs import check_output_file
         from analyzer.play import fresh_seed, game_summary, play_bots
+        from analyzer.players import HUMAN_SPEC, table_specs
         from positions.options import parse_options
         from positions.record import write_record
 
-        specs = _seat_specs(players, bots, bot, seat, level)
+        specs = table_specs(players, bots, bot, seat, level)
         rules = parse_options(option or [], players)
         if HUMAN_SPEC in (spec.lower() for spec in specs):
             if as_json:
@@ -536,280 +537,6 @@ def play(
 
 # ----- play: people at the table ---------------------------------------------------------
 
-HUMAN_SPEC = "human"
-
-
-def _seat_specs(
-    players: int, bots: str | None, bot: list[str] | None, seat: int | None, level: int | None
-) -> list[str]:
-    """One spec per seat.  ``--seat K`` seats a person at K and ``--bots`` (or ``--bot``)
-    names the other seats in seat order, one spec for all of them also works; ``--level
-    N`` stands for ``--bots level:N``; ``human`` may be named among the bots."""
-    from analyzer.players import bot_specs
-
-    if level is not None:
-        if bots is not None or bot:
-            raise ManhattanError("give --level or --bots/--bot, not both")
-        bots = f"level:{level}"
-    if seat is None:
-        return bot_specs(players, bots, bot)
-    if not 1 <= seat <= players:
-        raise ManhattanError(f"--seat {seat}: a {players}-player game has seats 1-{players}")
-    given = bot if bot else (bots.split(",") if bots is not None else [])
-    if len(given) not in (0, 1, players - 1):
-        raise ManhattanError(
-            f"--seat {seat}: --bots names the {players - 1} other seats in seat order "
-            f"(or one spec for all of them), not {len(given)}"
-        )
-    others = bot_specs(players - 1, bots, bot)
-    return others[: seat - 1] + [HUMAN_SPEC] + others[seat - 1 :]
-
-
-def _new_record_path() -> Path:
-    """A record file name in the current folder that does not exist yet:
-    ``manhattan-<date>.mgn``, else ``manhattan-<date>-2.mgn``, …"""
-    import datetime
-
-    stem = f"manhattan-{datetime.date.today().isoformat()}"
-    path, number = Path(f"{stem}.mgn"), 1
-    while path.exists():
-        number += 1
-        path = Path(f"{stem}-{number}.mgn")
-    return path
-
-
-@contextmanager
-def _interruptible() -> Iterator[None]:
-    """While the person is asked for input, Ctrl-C and SIGTERM raise ``KeyboardInterrupt``
-    (elsewhere they ask the running search to stop, see ``search.stopping``)."""
-    import signal
-    import threading
-
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught = (signal.SIGINT, signal.SIGTERM)
-    previous = {sig: signal.signal(sig, signal.default_int_handler) for sig in caught}
-    try:
-        yield
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-
-
-class _Lines:
-    """The person's answers: with line editing (prompt_toolkit) when both ends are a real
-    terminal, plain lines otherwise (pipes, scripts, tests).  End of input raises
-    ``EOFError``, Ctrl-C ``KeyboardInterrupt``."""
-
-    def __init__(self) -> None:
-        self._session: Any = None
-        if sys.stdin.isatty() and sys.stdout.isatty():
-            from prompt_toolkit import PromptSession
-
-            self._session = PromptSession()
-
-    def read(self, prompt: str) -> str:
-        with _interruptible():
-            if self._session is not None:
-                return self._session.prompt(prompt)
-            typer.echo(prompt, nl=False)
-            line = sys.stdin.readline()
-        if not line:
-            typer.echo()
-            raise EOFError
-        return line.rstrip("\r\n")
-
-
-class _TableFront:
-    """The terminal side of a game at the table: draws each of the people's turns, reads
-    their answers and commands, prints the bots' moves and the coach, saves at the end."""
-
-    def __init__(self, table: Any, out: Path, force: bool) -> None:
-        self.table = table
-        self.out = out
-        self.force = force
-        self.console = _out_console()
-        self.lines = _Lines()
-        self._drawn: int | None = None  # the decision count when the turn was last drawn
-        self._key = self._round_key()
-        self._totals = table.world.player_totals()
-
-    def say(self, message: str, style: str | None = None) -> None:
-        """One message line (left to the terminal to wrap: it may hold a file name)."""
-        from rich.text import Text
-
-        self.console.print(Text(message, style=style or ""), soft_wrap=True)
-
-    def run(self) -> int:
-        """Play to the end, a quit, end of input or Ctrl-C; save; the exit code."""
-        interrupted = False
-        try:
-            self._intro()
-            while not self._finished():
-                if self.table.offer is not None:
-                    self._answer_offer()
-                elif not self._turn():
-                    break
-        except EOFError:
-            self.say("end of input: the game is saved and stopped", "dim")
-        except KeyboardInterrupt:
-            interrupted = True
-        finally:
-            saved = self._save_at_end()
-            self.table.close()
-        interrupted = interrupted or _stopped()
-        if saved is None:
-            return 1
-        if interrupted:
-            typer.secho(f"interrupted: the game was saved to {saved}", fg="yellow", err=True)
-            return INTERRUPTED_EXIT_CODE
-        return 0
-
-    def _intro(self) -> None:
-        table = self.table
-        data = table.to_json()
-        from render.terminal_table import who
-
-        seats = data["seats"]
-        people = [f"P{s['player']} (seat {s['seat']})" for s in seats if s["kind"] == "human"]
-        bots = [who(data, s["player"]) for s in seats if s["kind"] == "bot"]
-        against = f" against {', '.join(bots)}" if bots else ""
-        self.say(f"{' and '.join(people)} at the table{against}; seed {table.seed}.", "bold")
-        if table.coaching:
-            teach = (
-                f"; it offers a take-back from {table.coach.settings.teach_threshold:g} win-% "
-                "points lost"
-                if table.teach
-                else ""
-            )
-            self.say(f"The coach judges each of your moves{teach}.")
-        self.say(f"The record will be saved to {self.out}. Type help for the commands.", "dim")
-
-    def _finished(self) -> bool:
-        """Play the bots' moves; whether the game is over.  A stop request (Ctrl-C during
-        a search) raises ``KeyboardInterrupt``."""
-        from render.terminal_table import bot_move_line
-
-        def shown(move: Any) -> None:
-            self.console.print(bot_move_line(self.table.to_json(), move.to_json()))
-            self._scored()
-
-        self.table.run_bots(should_stop=_stopped, on_move=shown)
-        if _stopped():
-            raise KeyboardInterrupt
-        return self.table.is_over
-
-    def _round_key(self) -> tuple[int, bool]:
-        world = self.table.world
-        return world.round, world.is_terminal()
-
-    def _scored(self) -> None:
-        """After a move: say so when it ended a round."""
-        from render.terminal_table import round_scored_line
-
-        if self._round_key() != self._key:
-            data = self.table.to_json()
-            self.console.print(round_scored_line(data, self._totals, self._key[0]))
-        self._reset_round()
-
-    def _reset_round(self) -> None:
-        self._key = self._round_key()
-        self._totals = self.table.world.player_totals()
-
-    def _turn(self) -> bool:
-        """One answer of the person to move; false when they quit."""
-        from render.terminal_table import help_view, hint_view, moves_view, turn_view
-
-        table = self.table
-        if self._drawn != table.decisions:
-            self.console.print(turn_view(table.to_json()))
-            self._drawn = table.decisions
-        seat = table.person_to_move
-        line = self.lines.read(f"P{seat + 1}> ")
-        word, _, rest = line.strip().partition(" ")
-        command = word.lower()
-        if command in ("quit", "exit"):
-            return False
-        if command in ("help", "?"):
-            self.console.print(help_view())
-        elif command == "hint":
-            _ready_engine(False)
-            answer = table.hint()
-            if answer.hint is None:
-                self.say(answer.message, "yellow")
-            else:
-                self.console.print(hint_view(answer.hint.to_json()))
-        elif command == "undo":
-            answer = table.undo()
-            self.say(answer.message, None if answer.ok else "yellow")
-            if answer.ok:
-                self._drawn = None
-                self._reset_round()
-        elif command == "moves":
-            self.console.print(moves_view(table.to_json(), full=True))
-        elif command == "board":
-            self._drawn = None
-        elif command == "save":
-            self._save(rest.strip())
-        else:
-            self._move(line)
-        return True
-
-    def _move(self, text: str) -> None:
-        from render.terminal_table import feedback_view
-
-        answer = self.table.submit(text)
-        if not answer.ok:
-            self.say(answer.message, "yellow")
-            return
-        self.say(f"you play {answer.move}", "bold")
-        if answer.feedback is not None:
-            self.console.print(feedback_view(answer.feedback.to_json()))
-        self._scored()
-
-    def _answer_offer(self) -> None:
-        """Teaching mode: ask whether to take the costly move back."""
-        offer = self.table.offer
-        reply = self.lines.read(f"take {offer.played} back? [Y/n] ").strip().lower()
-        if reply in ("", "y", "yes"):
-            answer = self.table.take_back()
-            self._drawn = None
-            self._reset_round()
-        elif reply in ("n", "no"):
-            answer = self.table.keep()
-        else:
-            self.say("answer y (take it back) or n (keep it)", "yellow")
-            return
-        self.say(answer.message)
-
-    def _save(self, name: str) -> None:
-        """``save FILE``: save now, and from then on to FILE."""
-        path = Path(name) if name else self.out
-        answer = self.table.save(path, force=self.force and path == self.out)
-        self.say(answer.message, None if answer.ok else "yellow")
-        if answer.ok:
-            self.out = path
-
-    def _save_at_end(self) -> Path | None:
-        """Save the record; on failure print it, so the game is not lost."""
-        from render.terminal_table import final_view
-
-        answer = self.table.save(self.out, force=self.force)
-        if not answer.ok:
-            _print_error(answer.message)
-            typer.echo(self.table.record_text(), nl=False)
-            return None
-        if self.table.is_over:
-            self.console.print(final_view(self.table.to_json()))
-            self.say(f"record saved to {self.out}; review it with: manhattan review {self.out}")
-        else:
-            self.say(
-                f"the game so far ({self.table.decisions} decisions) is saved to {self.out}",
-                "bold",
-            )
-        return self.out
-
 
 def _play_at_table(
     specs: list[str],
@@ -823,10 +550,10 @@ def _play_at_table(
     """A game with people at the table: ``coach`` is (coach, teach, CoachSettings)."""
     with _user_errors():
         from analyzer.outputs import check_output_file
-        from analyzer.table import Table
+        from analyzer.table import Table, new_record_path
 
         coaching, teach, settings = coach
-        path = out if out is not None else _new_record_path()
+        path = out if out is not None else new_record_path()
         check_output_file(path, force, (".mgn",), "--out")
         if coaching or teach or any(s.startswith(("mcts", "level")) for s in specs):
             _ready_engine(False)
@@ -841,7 +568,9 @@ def _play_at_table(
         )
         if table.coaching:
             table.coach.warm_up()
-    code = _TableFront(table, path, force).run()
+    from render.table_front import TableFront
+
+    code = TableFront(table, path, force, lambda: _ready_engine(False), _print_error).run()
     if code:
         raise typer.Exit(code)
 
@@ -1254,7 +983,9 @@ def train(
     from rich.text import Text
 
     console = _out_console()
-    lines = _Lines()
+    from render.table_front import Lines
+
+    lines = Lines()
     interrupted = False
     try:
         while not session.finished:

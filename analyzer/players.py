@@ -158,3 +158,30 @@ def make_bot(spec: str, bot_timeout: float = DEFAULT_BOT_TIMEOUT) -> Bot:
     for an unknown or malformed spec or a program that cannot be started."""
     kind, argument = _split(spec)
     return BOT_KINDS[kind][1](spec, argument, check_bot_timeout(bot_timeout))
+
+
+HUMAN_SPEC = "human"  # a seat played by a person (``manhattan play``), not a bot
+
+
+def table_specs(
+    players: int, bots: str | None, bot: list[str] | None, seat: int | None, level: int | None
+) -> list[str]:
+    """One spec per seat.  ``--seat K`` seats a person at K and ``--bots`` (or ``--bot``)
+    names the other seats in seat order, one spec for all of them also works; ``--level
+    N`` stands for ``--bots level:N``; ``human`` may be named among the bots."""
+    if level is not None:
+        if bots is not None or bot:
+            raise ManhattanError("give --level or --bots/--bot, not both")
+        bots = f"level:{level}"
+    if seat is None:
+        return bot_specs(players, bots, bot)
+    if not 1 <= seat <= players:
+        raise ManhattanError(f"--seat {seat}: a {players}-player game has seats 1-{players}")
+    given = bot if bot else (bots.split(",") if bots is not None else [])
+    if len(given) not in (0, 1, players - 1):
+        raise ManhattanError(
+            f"--seat {seat}: --bots names the {players - 1} other seats in seat order "
+            f"(or one spec for all of them), not {len(given)}"
+        )
+    others = bot_specs(players - 1, bots, bot)
+    return others[: seat - 1] + [HUMAN_SPEC] + others[seat - 1 :]

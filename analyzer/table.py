@@ -36,7 +36,7 @@ import numpy as np
 
 from analyzer.coach import Coach, CoachSettings, Feedback, Hint
 from analyzer.outputs import check_output_file, write_output
-from analyzer.players import DEFAULT_BOT_TIMEOUT, check_bot_spec, make_bot
+from analyzer.players import DEFAULT_BOT_TIMEOUT, HUMAN_SPEC, check_bot_spec, make_bot
 from analyzer.table_answers import read_move, selection_choices
 from analyzer.table_world import (
     complete_world,
@@ -54,7 +54,7 @@ from positions.options import RuleOptions
 from positions.record import GameRecord, RecordedMove, write_record
 from positions.state import GameState
 
-HUMAN = "human"
+HUMAN = HUMAN_SPEC
 RECORD_SUFFIXES = (".mgn",)
 
 
@@ -580,3 +580,14 @@ class Table:
             "places": self.world.places() if self.is_over else None,
             "decisions": self._record_index(self.decisions),
         }
+
+
+def new_record_path() -> Path:
+    """A record file name in the current folder that does not exist yet:
+    ``manhattan-<date>.mgn``, else ``manhattan-<date>-2.mgn``, …"""
+    stem = f"manhattan-{datetime.date.today().isoformat()}"
+    path, number = Path(f"{stem}.mgn"), 1
+    while path.exists():
+        number += 1
+        path = Path(f"{stem}-{number}.mgn")
+    return path
