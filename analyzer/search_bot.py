@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from analyzer.engine import make_evaluator
@@ -13,13 +15,19 @@ from search.limits import Limit, LimitError
 from search.players import MctsPlayer
 from search.protocol import Evaluator
 
+if TYPE_CHECKING:
+    from positions.inference import ChoiceModel
+
 
 class SearchBot:
     """Plays the most visited decision of an information-set MCTS of ``limit`` per move,
     in one process (matches run games side by side instead of searchers).
 
     ``evaluator`` (default: the compiled playouts with ``epsilon``) and ``config`` let a
-    benchmark seat a variant of the engine."""
+    benchmark seat a variant of the engine.  ``inference`` (``True`` for the bundled
+    model of the player count, or a ``ChoiceModel``) deals the searched worlds by how
+    likely the opponents' past decisions in the view's history make each hand
+    (``positions.inference``) instead of uniformly."""
 
     def __init__(
         self,
@@ -28,8 +36,10 @@ class SearchBot:
         epsilon: float = 0.1,
         config: SearchConfig | None = None,
         evaluator: Evaluator | None = None,
+        inference: bool | ChoiceModel = False,
     ):
         self.limit = limit
+        self.inference = inference
         self.name = name or f"mcts:{limit}"
         chosen = evaluator if evaluator is not None else make_evaluator(epsilon)
         self._player = MctsPlayer(limit, chosen, config or SearchConfig())
@@ -44,7 +54,14 @@ class SearchBot:
 
     def choose(self, view: GameState, rng: np.random.Generator) -> Move:
         """The searched move for the seat to move in ``view``."""
-        return view.actions_to_move(self._player.choose_actions(view, rng))
+        searched = view
+        if self.inference is not False:
+            from positions.inference import InferenceDealer  # numba: only when asked
+
+            model = None if self.inference is True else self.inference
+            searched = view.clone()
+            searched.dealer = InferenceDealer(model)
+        return view.actions_to_move(self._player.choose_actions(searched, rng))
 
     def close(self) -> None:
         """Nothing to release."""

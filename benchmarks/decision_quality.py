@@ -11,11 +11,19 @@ search settings before spending a strength run on them.
 
 Prints, per budget, the mean loss (in win probability per decision) and how often the
 choice is the reference's best.  ``--exploration`` and ``--margin-weight`` change the
-tested searches only; the reference keeps the defaults.
+tested searches only; the reference keeps the defaults.  ``--variant 'KEY=VALUE;...'``
+sets any evaluator option or ``SearchConfig`` field of the tested searches (as
+``variants.py`` reads them, e.g. ``expansion=prior;prior_weight=1``), and
+``--reference-variant`` those of the reference (to measure how fast a variant converges
+to its own long search).
 
 Usage: ``python benchmarks/decision_quality.py [--positions 30] [--reference 40000]
 [--budgets 600,6000] [--seeds 3] [--workers 2] [--exploration C] [--margin-weight W]
-[--json]``.
+[--variant SETTINGS] [--reference-variant SETTINGS] [--references FILE] [--json]``.
+
+``--references FILE`` keeps the reference values in a JSON file: read from it when it
+holds them for the same positions, reference budget and settings, else computed and
+written there (the reference is most of the run's time).
 """
 
 from __future__ import annotations
@@ -23,9 +31,11 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from pathlib import Path
 
 from analysis import game_positions
 from joblib import Parallel, delayed
+from variants import parse_variant
 
 from positions.playout import PlayoutEvaluator
 from positions.state import GameState
@@ -36,23 +46,46 @@ from search.parallel import Parallelism, run_search
 REFERENCE_SEED = 99
 
 
-def reference_values(state: GameState, iterations: int, workers: int) -> dict[str, float]:
-    """Win probability of every move a long default search of ``state`` tried."""
+def settings(variant: str, config: dict | None = None) -> tuple[dict, SearchConfig]:
+    """The evaluator options and search config of ``variant`` (``KEY=VALUE;...``), with
+    ``config`` fields under them."""
+    _, evaluator, fields, _ = parse_variant(";".join(["1", variant] if variant else ["1"]))
+    return evaluator, SearchConfig(**{**(config or {}), **fields})
+
+
+def reference_values(
+    state: GameState, iterations: int, workers: int, variant: str = ""
+) -> dict[str, float]:
+    """Win probability of every move a long search of ``state`` (default, or
+    ``variant``) tried."""
     limit = Limit(iterations=iterations)
-    result = run_search(state, limit, PlayoutEvaluator(), REFERENCE_SEED, Parallelism(workers))
+    evaluator, config = settings(variant)
+    result = run_search(
+        state, limit, PlayoutEvaluator(**evaluator), REFERENCE_SEED, Parallelism(workers), config
+    )
     return {candidate.move: candidate.win for candidate in result.candidates}
 
 
-def chosen_move(state: GameState, iterations: int, seed: int, config: SearchConfig) -> str:
+def chosen_move(
+    state: GameState, iterations: int, seed: int, config: SearchConfig, evaluator: dict
+) -> str:
     """The move a one-worker search of ``iterations`` plays in ``state``."""
     limit = Limit(iterations=iterations)
-    result = run_search(state, limit, PlayoutEvaluator(), seed, config=config)
+    result = run_search(state, limit, PlayoutEvaluator(**evaluator), seed, config=config)
     return result.best.move
 
 
 def loss(values: dict[str, float], move: str) -> float:
     """Win probability given away by playing ``move`` instead of the reference's best."""
     return max(values.values()) - values.get(move, min(values.values()))
+
+
+def _read_references(path: Path | None, key: dict) -> list[dict[str, float]] | None:
+    """The reference values kept in ``path`` for ``key``, or ``None``."""
+    if path is None or not path.exists():
+        return None
+    data = json.loads(path.read_text())
+    return data["values"] if data.get("key") == key else None
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -65,18 +98,37 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--exploration", type=float, default=SearchConfig.exploration)
     parser.add_argument("--margin-weight", type=float, default=SearchConfig.margin_weight)
+    parser.add_argument("--variant", default="", help="tested settings, KEY=VALUE;...")
+    parser.add_argument("--reference-variant", default="", help="the reference's settings")
+    parser.add_argument("--references", type=Path, help="a file keeping the reference values")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     budgets = [int(text) for text in args.budgets.split(",")]
-    config = SearchConfig(exploration=args.exploration, margin_weight=args.margin_weight)
+    evaluator, config = settings(
+        args.variant, {"exploration": args.exploration, "margin_weight": args.margin_weight}
+    )
     started = time.perf_counter()
     states = game_positions(args.positions, seed=500, rounds=(1, 2, 3, 4))
-    references = [reference_values(s, args.reference, args.workers) for s in states]
+    key = {
+        "positions": args.positions,
+        "reference": args.reference,
+        "reference_variant": args.reference_variant,
+    }
+    cached = _read_references(args.references, key)
+    if cached is None:
+        references = [
+            reference_values(s, args.reference, args.workers, args.reference_variant)
+            for s in states
+        ]
+        if args.references is not None:
+            args.references.write_text(json.dumps({"key": key, "values": references}))
+    else:
+        references = cached
     rows = []
     for budget in budgets:
         jobs = [(k, seed) for k in range(len(states)) for seed in range(1, args.seeds + 1)]
         moves = Parallel(n_jobs=args.workers)(
-            delayed(chosen_move)(states[k], budget, seed, config) for k, seed in jobs
+            delayed(chosen_move)(states[k], budget, seed, config, evaluator) for k, seed in jobs
         )
         losses = [loss(references[k], move) for (k, _), move in zip(jobs, moves, strict=True)]
         best = [
@@ -96,6 +148,8 @@ def main(argv: list[str] | None = None) -> None:
         "searches_per_budget": len(states) * args.seeds,
         "exploration": args.exploration,
         "margin_weight": args.margin_weight,
+        "variant": args.variant,
+        "reference_variant": args.reference_variant,
         "budgets": rows,
         "seconds": round(time.perf_counter() - started, 1),
     }

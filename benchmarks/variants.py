@@ -7,8 +7,11 @@ option and ``SearchConfig`` field set, so each change is measured alone.
 ``BUDGET`` as ``mcts:`` takes it (``6000``, ``1s``); each ``KEY`` is one of the
 ``PlayoutEvaluator`` options (``epsilon``, ``placement``, ``selection``,
 ``prior_temperature``) or a ``SearchConfig`` field (``exploration``, ``margin_weight``,
-``prior_weight``, ``expansion``, …).  Values are read as the field's type.  Unknown keys
-and bad values raise ``ManhattanError``.
+``prior_weight``, ``expansion``, …), or ``inference`` (``true``: deal by the bundled
+opponent model) and ``inference_*`` for a ``ChoiceModel`` field (``inference_temperature``,
+``inference_mix``, ``inference_depth``, …: inference with that model, the other fields
+from the bundled one).  Values are read as the field's type.  Unknown keys and bad values
+raise ``ManhattanError``.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import inspect
 
 from analyzer.search_bot import SearchBot
 from positions.errors import ManhattanError
+from positions.inference import ChoiceModel
 from positions.playout import PlayoutEvaluator
 from search.ismcts import SearchConfig
 from search.limits import Limit, LimitError
@@ -28,6 +32,7 @@ EVALUATOR_OPTIONS = {
     if name != "self"
 }
 CONFIG_FIELDS = {field.name: field.default for field in dataclasses.fields(SearchConfig)}
+MODEL_FIELDS = {f"inference_{f.name}": f.default for f in dataclasses.fields(ChoiceModel)}
 
 
 def _typed(key: str, text: str, default: object) -> object:
@@ -44,8 +49,9 @@ def _typed(key: str, text: str, default: object) -> object:
         ) from None
 
 
-def parse_variant(argument: str) -> tuple[Limit, dict, dict]:
-    """``(limit, evaluator options, config fields)`` of an ``engine`` argument."""
+def parse_variant(argument: str) -> tuple[Limit, dict, dict, dict | None]:
+    """``(limit, evaluator options, config fields, model fields or None for no
+    inference)`` of an ``engine`` argument."""
     budget, *settings = argument.split(";")
     try:
         limit = Limit.parse(budget)
@@ -53,6 +59,7 @@ def parse_variant(argument: str) -> tuple[Limit, dict, dict]:
         raise ManhattanError(f"engine variant {argument!r}: {error}") from None
     evaluator: dict = {}
     config: dict = {}
+    model: dict | None = None
     for setting in settings:
         key, equals, text = setting.partition("=")
         if not equals:
@@ -63,18 +70,31 @@ def parse_variant(argument: str) -> tuple[Limit, dict, dict]:
             evaluator[key] = _typed(key, text, EVALUATOR_OPTIONS[key])
         elif key in CONFIG_FIELDS:
             config[key] = _typed(key, text, CONFIG_FIELDS[key])
+        elif key == "inference":
+            if _typed(key, text, False):
+                model = model or {}
+        elif key in MODEL_FIELDS:
+            model = model or {}
+            model[key.removeprefix("inference_")] = _typed(key, text, MODEL_FIELDS[key])
         else:
-            known = ", ".join([*EVALUATOR_OPTIONS, *CONFIG_FIELDS])
+            known = ", ".join([*EVALUATOR_OPTIONS, *CONFIG_FIELDS, "inference", *MODEL_FIELDS])
             raise ManhattanError(f"engine variant: unknown key {key!r} (known: {known})")
-    return limit, evaluator, config
+    return limit, evaluator, config, model
 
 
-def engine(argument: str) -> SearchBot:
-    """The search bot of ``argument`` (see the module docstring)."""
-    limit, evaluator, config = parse_variant(argument)
+def engine(argument: str, players: int = 4) -> SearchBot:
+    """The search bot of ``argument`` (see the module docstring) for ``players``-player
+    games (whose bundled opponent model ``inference_*`` fields change)."""
+    limit, evaluator, config, model = parse_variant(argument)
     try:
         chosen = PlayoutEvaluator(**evaluator)
         settings = SearchConfig(**config)
+        inference: bool | ChoiceModel = False
+        if model == {}:
+            inference = True
+        elif model:
+            inference = dataclasses.replace(ChoiceModel.bundled(players), **model)
     except ValueError as error:
         raise ManhattanError(f"engine variant {argument!r}: {error}") from None
-    return SearchBot(limit, f"variant:{argument}", config=settings, evaluator=chosen)
+    name = f"variant:{argument}"
+    return SearchBot(limit, name, config=settings, evaluator=chosen, inference=inference)

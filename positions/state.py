@@ -12,6 +12,13 @@ the state cannot see (``?``).  The deck is either unknown (``deck is None``: a d
 ``?`` unless a record names it) or, in a world the search has dealt, an ordered list whose
 end is the top card; when it runs out the played pile is reshuffled with a generator
 seeded from ``shuffle_seed``, so a dealt world is fully determined and cheap to clone.
+
+History.  A state played forward with ``apply_move`` (a game, a record's replay) keeps
+its public history: for every placement decision the position before it as everyone saw
+it, who decided and the action (``history``, a list of ``PastDecision``).  A state read
+from a position string starts with none, and a world dealt for a search carries none.
+``dealer``, when set, deals the worlds of ``resample_from_infostate`` instead of the
+uniform deal (``positions.inference`` weighs the hands by the opponents' past decisions).
 """
 
 from __future__ import annotations
@@ -20,7 +27,7 @@ import random
 from collections.abc import Sequence
 from enum import IntEnum
 from itertools import combinations_with_replacement, product
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from positions import rules
 from positions.errors import HiddenInformationError, IllegalMoveError
@@ -65,6 +72,14 @@ class Phase(IntEnum):
     OVER = 2
 
 
+class Dealer(Protocol):
+    """Deals the worlds of ``GameState.resample_from_infostate`` (see there)."""
+
+    def deal(self, state: GameState, player: int, rng: np.random.Generator) -> GameState:
+        """A full world consistent with everything ``player`` sees in ``state``."""
+        ...
+
+
 class GameState:
     """A Manhattan game at one moment.  Players and colors are 0-based inside (player 0 is
     P1, color 0 is ``a``); notation and the command line speak 1-based."""
@@ -86,6 +101,8 @@ class GameState:
         "played",
         "deck",
         "shuffle_seed",
+        "history",
+        "dealer",
     )
 
     def __init__(self, players: int, options: RuleOptions | None = None):
@@ -111,6 +128,8 @@ class GameState:
         self.played = [0] * 10
         self.deck: list[int] | None = None
         self.shuffle_seed = 0
+        self.history: list[PastDecision] | None = []  # None: not kept (a dealt world)
+        self.dealer: Dealer | None = None
 
     # ----- construction ---------------------------------------------------------------
 
@@ -150,7 +169,22 @@ class GameState:
         other.played = self.played[:]
         other.deck = None if self.deck is None else self.deck[:]
         other.shuffle_seed = self.shuffle_seed
+        other.history = None if self.history is None else self.history[:]
+        other.dealer = self.dealer
         return other
+
+    def public_copy(self) -> GameState:
+        """A copy showing what every player sees: every hand unseen, the deck unknown, no
+        history and no dealer."""
+        seen = self.clone()
+        for p in range(self.players):
+            base = p * 10
+            seen.hands[base : base + 10] = [HAND_SIZE] + [0] * CARD_TYPES
+        seen.deck = None
+        seen.shuffle_seed = 0
+        seen.history = None
+        seen.dealer = None
+        return seen
 
     # ----- what the state shows -------------------------------------------------------
 
@@ -235,7 +269,8 @@ class GameState:
         return write_position(self.view(player))
 
     def view(self, player: int) -> GameState:
-        """A copy showing only what ``player`` can know: other hands unseen, deck unknown."""
+        """A copy showing only what ``player`` can know: other hands unseen, deck unknown
+        (the public history is kept; no dealer)."""
         seen = self.clone()
         for p in range(self.players):
             if p != player:
@@ -243,6 +278,7 @@ class GameState:
                 seen.hands[base : base + 10] = [HAND_SIZE] + [0] * CARD_TYPES
         seen.deck = None
         seen.shuffle_seed = 0
+        seen.dealer = None
         return seen
 
     # ----- the hidden cards -----------------------------------------------------------
@@ -258,11 +294,21 @@ class GameState:
         ]
 
     def resample_from_infostate(self, player: int, rng: np.random.Generator) -> GameState:
-        """A full world consistent with what ``player`` knows: the cards they cannot see are
-        dealt at random to the other hands (and their own unseen cards), the rest form a
-        shuffled deck, and future reshuffles get a fresh seed.  Uses only ``player``'s
-        information, whatever the state shows of other hands."""
+        """A full world consistent with what ``player`` knows: by the ``dealer`` when one
+        is set, else ``deal_uniformly``.  Uses only ``player``'s information, whatever the
+        state shows of other hands."""
+        if self.dealer is not None:
+            return self.dealer.deal(self, player, rng)
+        return self.deal_uniformly(player, rng)
+
+    def deal_uniformly(self, player: int, rng: np.random.Generator) -> GameState:
+        """A full world consistent with what ``player`` knows, every one equally likely:
+        the cards they cannot see are dealt at random to the other hands (and their own
+        unseen cards), the rest form a shuffled deck, and future reshuffles get a fresh
+        seed.  The world keeps no history and has no dealer."""
         world = self.clone()
+        world.history = None
+        world.dealer = None
         pool = [int(c) for c in rng.permutation(self.unseen_cards(player))]
         for p in range(self.players):
             base = p * 10
@@ -522,8 +568,11 @@ class GameState:
         if isinstance(move, Selection):
             for action in actions:
                 self.apply_action(action)
-        else:
-            self._play(actions[0], drawn, str(move))
+            return
+        before = self.public_copy() if self.history is not None else None
+        self._play(actions[0], drawn, str(move))
+        if before is not None:
+            self.history.append(PastDecision(before, before.to_move, actions[0]))
 
     def apply_action(self, action: int) -> None:
         """Apply one action id (a pick, a placement or a no-placement).  Raises
@@ -641,3 +690,12 @@ class GameState:
             self.round += 1
             self.phase = Phase.SELECTION
             self.to_move = self.layout.start_player(self.round)
+
+
+class PastDecision(NamedTuple):
+    """One placement decision as every player saw it: the position just before it
+    (``GameState.public_copy``), the player who decided and the action id played."""
+
+    before: GameState
+    player: int
+    action: int
