@@ -16,8 +16,9 @@ sys.path.append(str(BENCHMARKS))  # the benchmark scripts import each other by n
 
 import levels as level_ladder  # noqa: E402
 
-from analyzer.levels import LEVELS, TOP_LEVEL, LevelBot, level  # noqa: E402
+from analyzer.levels import LEVELS, TOP_LEVEL, LevelBot, NoisyBot, level  # noqa: E402
 from analyzer.players import check_bot_spec, make_bot  # noqa: E402
+from positions.bots import GreedyBot  # noqa: E402
 from positions.errors import ManhattanError  # noqa: E402
 from positions.selfplay import play_game  # noqa: E402
 from positions.state import Phase  # noqa: E402
@@ -26,12 +27,45 @@ CHEAP = [lv.number for lv in LEVELS if not lv.spec.startswith("mcts")]
 SEARCHING = [lv.number for lv in LEVELS if lv.spec.startswith("mcts")]
 
 
-def test_the_levels_run_from_random_play_to_the_full_engine():
+def test_the_levels_run_from_a_noisy_greedy_bot_to_the_full_engine():
     assert [lv.number for lv in LEVELS] == list(range(1, TOP_LEVEL + 1)) == [1, 2, 3, 4, 5]
-    assert LEVELS[0].spec == "random"
-    assert LEVELS[-1].spec == "mcts:6000"  # the full engine, see analyzer/levels.py
+    assert [(lv.spec, lv.noise) for lv in LEVELS] == [
+        ("greedy", 0.3),
+        ("greedy", 0.0),
+        ("heuristic", 0.15),
+        ("heuristic", 0.0),
+        ("mcts:6000", 0.0),  # the full engine, see analyzer/levels.py
+    ]
     assert all(lv.summary for lv in LEVELS)
     assert level("3") is LEVELS[2] and level(5) is LEVELS[-1]
+
+
+def test_noise_plays_a_share_of_random_moves():
+    """Level 1 is greedy with 30 % random moves: over many decisions about that share
+    differs from what greedy alone plays (with the same generator state)."""
+    noisy, plain = make_bot("level:1"), GreedyBot()
+    assert isinstance(noisy, LevelBot) and isinstance(noisy._bot, NoisyBot)
+    differing = total = 0
+    for state in random_states(2, 300, seed=4, rate=0.3):
+        if state.is_terminal() or state.phase != Phase.PLACEMENT:
+            continue
+        view = state.view(state.to_move)
+        if len(set(view.legal_moves())) < 5:
+            continue
+        rng = np.random.default_rng(total)
+        chosen = noisy.choose(view, rng)
+        assert view.is_legal(chosen)
+        differing += chosen not in _greedy_moves(plain, view)
+        total += 1
+    assert total >= 100
+    assert 0.15 < differing / total < 0.35
+    with pytest.raises(ManhattanError):
+        NoisyBot(GreedyBot(), 1.5)
+
+
+def _greedy_moves(bot: GreedyBot, view) -> set:
+    """Every move greedy may pick in ``view`` (it breaks ties at random)."""
+    return {bot.choose(view, np.random.default_rng(seed)) for seed in range(12)}
 
 
 @pytest.mark.parametrize("number", CHEAP)
@@ -97,7 +131,7 @@ def test_the_ladder_has_one_step_per_level_above_the_first():
 
 
 def test_a_tiny_step_plays_every_deal_from_both_seats():
-    step = level_ladder.level_steps()[0]  # level 2 (greedy) against level 1 (random)
+    step = level_ladder.level_steps()[0]  # level 2 (greedy) against level 1 (noisy greedy)
     summary = level_ladder.run_step(step, deals=3, seed=5)
     assert summary["games"] == 6 and summary["deals"] == 3
     assert summary["tested"] == "level:2" and summary["opponent"] == "level:1"
