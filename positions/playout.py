@@ -88,6 +88,7 @@ from positions.policy import (  # noqa: E402
     _heuristic_choice,
     _pick,
     check_policy,
+    heuristic_scratch,
     mover_unseen,
     placement_values,
     weights_array,
@@ -144,6 +145,7 @@ def _playout(start, seed, epsilon, placement, selection, weights, trace):
     points = _round_points(owner, city_winner, tall, shared)  # kept up to date if heuristic
     delta = np.empty(COLORS, dtype=np.int64)
     unseen = np.zeros(10, dtype=np.int64)
+    scratch = heuristic_scratch(players)
 
     cards = np.empty(CARD_TYPES, dtype=np.int64)
     kind_slot = np.empty(8, dtype=np.int64)
@@ -239,6 +241,7 @@ def _playout(start, seed, epsilon, placement, selection, weights, trace):
                 weights,
                 legal,
                 rng,
+                scratch,
             )
         else:
             choice = _greedy_choice(

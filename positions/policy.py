@@ -52,15 +52,14 @@ from positions.kernel_board import (  # noqa: E402
     OFF_SUPPLY,
     _below,
     _board_facts,
-    _can_place,
     _owner_gain,
-    _points_delta,
     _round_points,
     _tallest_gain,
     _tallest_scorer,
     _uniform,
+    _winner,
 )
-from positions.layout import CARD_TYPES, CARDS_PER_TYPE, CITIES, COLORS, SITES_PER_CITY  # noqa: E402
+from positions.layout import CARD_TYPES, CARDS_PER_TYPE, CITIES, COLORS, SITES_PER_CITY, SIZES  # noqa: E402
 from positions.moves import NO_PLACEMENT_BASE  # noqa: E402
 
 PLACEMENTS = ("greedy", "heuristic")
@@ -195,7 +194,10 @@ def _heuristic_context(a, player, points, unseen, weights, before, biggest, reac
         if q != player and held > 0:
             for card in range(1, CARD_TYPES + 1):
                 miss = 1.0 - unseen[card] / total
-                reach[q * SITES_PER_CITY + _CARD_SITES[players, q, card]] = 1.0 - miss ** (3 + held)
+                keep = 1.0
+                for _ in range(3 + held):  # miss ** (3 + held), a few multiplications
+                    keep *= miss
+                reach[q * SITES_PER_CITY + _CARD_SITES[players, q, card]] = 1.0 - keep
     leader = -1
     if players > 2 and a[H_ROUND] == _ROUNDS[players]:
         for q in range(players):
@@ -205,15 +207,17 @@ def _heuristic_context(a, player, points, unseen, weights, before, biggest, reac
 
 
 @njit(cache=CACHED)
-def _heuristic_value(
+def _site_values(
     a,
     site,
     color,
-    size,
+    sizes,
+    nsizes,
     player,
     city_count,
     city_winner,
     tall,
+    scorer,
     points,
     weights,
     before,
@@ -221,53 +225,100 @@ def _heuristic_value(
     reach,
     my_blocks,
     leader,
+    out,
+    owned,
     delta,
 ):
-    """``HeuristicBot``'s value of the legal placement of ``size`` stories of ``color`` on
-    ``site`` by ``player`` (the context from ``_heuristic_context``)."""
+    """``HeuristicBot``'s value of putting ``sizes[j]`` stories of ``color`` on ``site``
+    for ``player``, into ``out[j]`` (NaN where not legal), for ``j < nsizes``; the context
+    from ``_heuristic_context``, ``scorer`` the color scoring the tallest building now;
+    ``owned`` and ``delta`` are scratch (4 ints each).  What does not depend on the size
+    (the owner and the majority) is counted once."""
     players = a[H_PLAYERS]
     use_min = a[H_MIN] != 0
+    shared = a[H_SHARED] != 0
     stories = a[OFF_STORIES:OFF_HEIGHT]
     height = a[OFF_HEIGHT:OFF_OWNER]
     owner = a[OFF_OWNER:OFF_SUPPLY]
     scores = a[OFF_SCORES:OFF_HANDS]
-    _points_delta(
-        site, color, size, owner, height, city_count, city_winner, tall, a[H_SHARED] != 0, delta
-    )
-    gain = float(_player_value(scores, points, delta, player, players, use_min) - before[player])
     base = site * 4
-    if gain > 0:
-        mine = stories[base + color] + size
-        keep = 1.0
-        ncol = 2 if players == 2 else 1
-        for q in range(players):
-            if q == player:
-                continue
-            reaches = False
-            for s in range(ncol):
-                x = q + 2 * s
-                if biggest[x] > 0 and stories[base + x] + biggest[x] >= mine:
-                    reaches = True
-            if reaches:
-                keep *= 1.0 - weights[W_AGGRESSION] * reach[q * SITES_PER_CITY + site % 9]
-        gain *= 1.0 - weights[W_RISK] * (1.0 - keep)
-    lost = 0.0
-    for q in range(players):
-        if q != player:
-            lost += before[q] - _player_value(scores, points, delta, q, players, use_min)
-    if players == 2:
-        value = gain + weights[W_DUEL] * lost
-    else:
-        value = gain - weights[W_BYSTANDERS] * lost / (players - 1)
-    if leader >= 0:
-        leader_after = _player_value(scores, points, delta, leader, players, use_min)
-        value += weights[W_LEADER] * (before[leader] - leader_after)
     previous = owner[site]
-    needed = 1
+    need = 0  # the fewest stories that may go on: a takeover must reach the owner's
     if previous >= 0 and previous != color:
-        needed = max(1, stories[base + previous] - stories[base + color])
+        need = stories[base + previous] - stories[base + color]
+    needed = max(1, need)
+    for col in range(COLORS):  # the change of building and majority points
+        owned[col] = 0
+    if previous != color:
+        owned[color] += 1
+        if previous >= 0:
+            owned[previous] -= 1
+        city = site // SITES_PER_CITY
+        old = city_winner[city]
+        new = _winner(city_count, city, color, previous)
+        if new != old:
+            if old >= 0:
+                owned[old] -= 2
+            if new >= 0:
+                owned[new] += 2
+    ncol = 2 if players == 2 else 1
     spare = (my_blocks - 1) / my_blocks
-    return value + weights[W_BIG_FIRST] * (size - needed) * spare
+    for j in range(nsizes):
+        size = sizes[j]
+        if size < need:
+            out[j] = np.nan
+            continue
+        for col in range(COLORS):
+            delta[col] = owned[col]
+        new_height = height[site] + size
+        if new_height >= tall[0]:  # the site was lower than the tallest, or was it
+            new = color if new_height > tall[0] or (shared and tall[2] == color) else -1
+            if new != scorer:
+                if scorer >= 0:
+                    delta[scorer] -= 3
+                if new >= 0:
+                    delta[new] += 3
+        after = _player_value(scores, points, delta, player, players, use_min)
+        gain = float(after - before[player])
+        if gain > 0:
+            mine = stories[base + color] + size
+            keep = 1.0
+            for q in range(players):
+                if q == player:
+                    continue
+                reaches = False
+                for s in range(ncol):
+                    x = q + 2 * s
+                    if biggest[x] > 0 and stories[base + x] + biggest[x] >= mine:
+                        reaches = True
+                if reaches:
+                    keep *= 1.0 - weights[W_AGGRESSION] * reach[q * SITES_PER_CITY + site % 9]
+            gain *= 1.0 - weights[W_RISK] * (1.0 - keep)
+        lost = 0.0
+        for q in range(players):
+            if q != player:
+                lost += before[q] - _player_value(scores, points, delta, q, players, use_min)
+        if players == 2:
+            value = gain + weights[W_DUEL] * lost
+        else:
+            value = gain - weights[W_BYSTANDERS] * lost / (players - 1)
+        if leader >= 0:
+            leader_after = _player_value(scores, points, delta, leader, players, use_min)
+            value += weights[W_LEADER] * (before[leader] - leader_after)
+        out[j] = value + weights[W_BIG_FIRST] * (size - needed) * spare
+
+
+@njit(cache=CACHED)
+def heuristic_scratch(players):
+    """The scratch arrays of ``_heuristic_choice``, allocated once per playout."""
+    return (
+        np.empty(players, dtype=np.float64),
+        np.zeros(COLORS, dtype=np.int64),
+        np.empty(players * SITES_PER_CITY, dtype=np.float64),
+        np.empty(SIZES, dtype=np.float64),
+        np.empty(COLORS, dtype=np.int64),
+        np.empty(COLORS, dtype=np.int64),
+    )
 
 
 @njit(cache=CACHED)
@@ -288,19 +339,16 @@ def _heuristic_choice(
     weights,
     ties,
     rng,
+    scratch,
 ):
     """The index (cards × cities × kinds) of a legal placement with the largest heuristic
-    value, ties broken uniformly; -1 if none."""
-    players = a[H_PLAYERS]
-    stories = a[OFF_STORIES:OFF_HEIGHT]
-    owner = a[OFF_OWNER:OFF_SUPPLY]
-    before = np.empty(players, dtype=np.float64)
-    biggest = np.zeros(COLORS, dtype=np.int64)
-    reach = np.empty(players * SITES_PER_CITY, dtype=np.float64)
-    delta = np.empty(COLORS, dtype=np.int64)
+    value, ties broken uniformly; -1 if none.  ``scratch`` is ``heuristic_scratch``'s
+    arrays (allocated once per playout)."""
+    before, biggest, reach, values, owned, delta = scratch
     my_blocks, leader = _heuristic_context(
         a, player, points, unseen, weights, before, biggest, reach
     )
+    scorer = _tallest_scorer(tall, a[H_SHARED] != 0)
     best = -1e300
     nties = 0
     per_card = CITIES * nkinds
@@ -308,20 +356,23 @@ def _heuristic_choice(
         site_in_city = site_of[cards[ci]]
         for city in range(CITIES):
             site = city * SITES_PER_CITY + site_in_city
-            for k in range(nkinds):
-                color = player + 2 * kind_slot[k]
-                size = kind_size[k]
-                if not _can_place(stories, owner, site, color, size):
-                    continue
-                value = _heuristic_value(
+            first = 0
+            while first < nkinds:  # the kinds of one color slot at a time
+                slot = kind_slot[first]
+                last = first
+                while last < nkinds and kind_slot[last] == slot:
+                    last += 1
+                _site_values(
                     a,
                     site,
-                    color,
-                    size,
+                    player + 2 * slot,
+                    kind_size[first:last],
+                    last - first,
                     player,
                     city_count,
                     city_winner,
                     tall,
+                    scorer,
                     points,
                     weights,
                     before,
@@ -329,14 +380,21 @@ def _heuristic_choice(
                     reach,
                     my_blocks,
                     leader,
+                    values,
+                    owned,
                     delta,
                 )
-                if value > best + TIE:
-                    best = value
-                    nties = 0
-                if value >= best - TIE:
-                    ties[nties] = ci * per_card + city * nkinds + k
-                    nties += 1
+                for k in range(first, last):
+                    value = values[k - first]
+                    if np.isnan(value):
+                        continue
+                    if value > best + TIE:
+                        best = value
+                        nties = 0
+                    if value >= best - TIE:
+                        ties[nties] = ci * per_card + city * nkinds + k
+                        nties += 1
+                first = last
     if nties == 0:
         return -1
     return ties[_below(rng, nties)]
@@ -347,53 +405,65 @@ def _all_placement_values(a, player, card_mask, unseen, weights, values):
     """Fill ``values`` (indexed by placement action id) with the heuristic value of every
     legal placement by ``player`` of a card with ``card_mask[card]`` set, NaN elsewhere."""
     players = a[H_PLAYERS]
-    stories = a[OFF_STORIES:OFF_HEIGHT]
     height = a[OFF_HEIGHT:OFF_OWNER]
     owner = a[OFF_OWNER:OFF_SUPPLY]
     selected = a[OFF_SELECTED:OFF_SCORES]
+    shared = a[H_SHARED] != 0
     city_count, city_winner, tall = _board_facts(height, owner)
-    points = _round_points(owner, city_winner, tall, a[H_SHARED] != 0)
+    points = _round_points(owner, city_winner, tall, shared)
+    scorer = _tallest_scorer(tall, shared)
     before = np.empty(players, dtype=np.float64)
     biggest = np.zeros(COLORS, dtype=np.int64)
     reach = np.empty(players * SITES_PER_CITY, dtype=np.float64)
-    delta = np.empty(COLORS, dtype=np.int64)
     my_blocks, leader = _heuristic_context(
         a, player, points, unseen, weights, before, biggest, reach
     )
     values[:] = np.nan
+    sizes = np.empty(SIZES, dtype=np.int64)
+    out = np.empty(SIZES, dtype=np.float64)
+    owned = np.empty(COLORS, dtype=np.int64)
+    delta = np.empty(COLORS, dtype=np.int64)
     ncol = 2 if players == 2 else 1
-    for card in range(1, CARD_TYPES + 1):
-        if not card_mask[card]:
+    for slot in range(ncol):
+        color = player + 2 * slot
+        nsizes = 0
+        for size in range(1, SIZES + 1):
+            if selected[color * 4 + size - 1] > 0:
+                sizes[nsizes] = size
+                nsizes += 1
+        if nsizes == 0:
             continue
-        site_in_city = _CARD_SITES[players, player, card]
-        for city in range(CITIES):
-            site = city * SITES_PER_CITY + site_in_city
-            for slot in range(ncol):
-                color = player + 2 * slot
-                for size in range(1, 5):
-                    if selected[color * 4 + size - 1] == 0:
-                        continue
-                    if not _can_place(stories, owner, site, color, size):
-                        continue
-                    action = ((card - 1) * CITIES + city) * 8 + slot * 4 + size - 1
-                    values[action] = _heuristic_value(
-                        a,
-                        site,
-                        color,
-                        size,
-                        player,
-                        city_count,
-                        city_winner,
-                        tall,
-                        points,
-                        weights,
-                        before,
-                        biggest,
-                        reach,
-                        my_blocks,
-                        leader,
-                        delta,
-                    )
+        for card in range(1, CARD_TYPES + 1):
+            if not card_mask[card]:
+                continue
+            site_in_city = _CARD_SITES[players, player, card]
+            for city in range(CITIES):
+                site = city * SITES_PER_CITY + site_in_city
+                _site_values(
+                    a,
+                    site,
+                    color,
+                    sizes,
+                    nsizes,
+                    player,
+                    city_count,
+                    city_winner,
+                    tall,
+                    scorer,
+                    points,
+                    weights,
+                    before,
+                    biggest,
+                    reach,
+                    my_blocks,
+                    leader,
+                    out,
+                    owned,
+                    delta,
+                )
+                for j in range(nsizes):
+                    action = ((card - 1) * CITIES + city) * 8 + slot * 4 + sizes[j] - 1
+                    values[action] = out[j]
 
 
 # ----- selection ---------------------------------------------------------------------------

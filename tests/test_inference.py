@@ -23,9 +23,10 @@ from positions.inference import (
 )
 from positions.kernel_board import pack_board
 from positions.layout import CITIES
-from positions.moves import NO_PLACEMENT_BASE
+from positions.moves import NO_PLACEMENT_BASE, Selection
 from positions.notation import write_position
 from positions.policy import placement_values, public_unseen, weights_array
+from positions.selfplay import play_game
 from search.limits import Limit
 
 MODEL = ChoiceModel(temperature=0.5, mix=0.1, depth=3)
@@ -240,3 +241,31 @@ def test_the_search_bot_reads_the_opponents():
     move = bot.choose(view, np.random.default_rng(0))
     assert world.is_legal(move)
     assert view.dealer is None  # the bot searched a copy with the dealer
+
+
+class HistoryReader(HeuristicBot):
+    """A heuristic bot that checks the public history of every view it is given."""
+
+    def __init__(self):
+        super().__init__()
+        self.lengths: list[int] = []
+
+    def choose(self, view: GameState, rng: np.random.Generator):
+        for decision in view.history:
+            before = decision.before
+            assert all(not before.hand_is_known(p) for p in range(before.players))
+            assert before.deck is None and before.history is None
+            assert before.to_move == decision.player and before.phase == Phase.PLACEMENT
+        self.lengths.append(len(view.history))
+        return super().choose(view, rng)
+
+
+def test_a_game_shows_every_seat_the_public_history():
+    readers = [HistoryReader() for _ in range(3)]
+    outcome = play_game(readers, 3, 5)
+    placements = [m for m in outcome.record.moves if not isinstance(m.move, Selection)]
+    assert readers[0].lengths[0] == 0 and max(r.lengths[-1] for r in readers) >= 70
+    replayed = outcome.record.states()[-1]
+    assert len(replayed.history) == len(placements)
+    for decision, recorded in zip(replayed.history, placements, strict=True):
+        assert decision.before.action_to_move(decision.action) == recorded.move
