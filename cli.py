@@ -855,11 +855,9 @@ def _check_exercises_output(
         if player is not None:
             raise ManhattanError("--player chooses whose exercises to write: add --exercises DIR")
         return
-    from analyzer.exercises import check_player, planned_file_names
-    from analyzer.outputs import check_output_folder
+    from analyzer.exercises import check_exercise_folder
 
-    check_player(record, player)
-    check_output_folder(folder, planned_file_names(record, player, game.stem), force, "--exercises")
+    check_exercise_folder(record, folder, player, game.stem, force)
 
 
 def _make_exercises(
@@ -874,9 +872,9 @@ def _make_exercises(
     """The exercises of the review's marked decisions (``None`` without ``--exercises``)."""
     if folder is None or _stopped():
         return None
-    from analyzer.exercises import ExerciseSettings, exercises_from_review
+    from analyzer.exercises import ExerciseSettings, exercises_from_review, marked_decisions
 
-    marked = [d for d in review.decisions if d.mark and player in (None, d.player)]
+    marked = marked_decisions(review, player)
     with _progress("exercises", len(marked) or None, quiet) as progress:
         return exercises_from_review(
             record,
@@ -894,16 +892,14 @@ def _write_made_exercises(
     """Write the exercises: what was written (JSON-ready) and the failure line, if any."""
     if made is None or folder is None:
         return None, None
-    from analyzer.exercises import write_exercises
+    from analyzer.exercises import write_exercise_set
     from analyzer.outputs import OutputError
 
-    written = {"folder": str(folder), "files": [], **made.to_json()}
     try:
-        paths = write_exercises(folder, made.made, game.stem, force)
+        return write_exercise_set(folder, made, game.stem, force), None
     except OutputError as error:
-        return written, f"{error}; the review is shown"
-    written["files"] = [str(path) for path in paths]
-    return written, None
+        unwritten = {"folder": str(folder), "files": [], **made.to_json()}
+        return unwritten, f"{error}; the review is shown"
 
 
 def _print_exercises_written(written: dict) -> None:

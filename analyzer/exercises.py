@@ -35,7 +35,7 @@ from analyzer.engine import EQUAL_MIN_SHARE, make_evaluator
 from analyzer.exercise_proof import DEFAULT_MAX_WORLDS, DEFAULT_NODE_BUDGET, Proof, prove_wins
 from analyzer.explain import Figures, compare_moves
 from analyzer.outputs import check_output_folder, make_folder, write_output
-from analyzer.review import Review, ReviewSettings
+from analyzer.review import DecisionReview, Review, ReviewSettings
 from positions.errors import ManhattanError
 from positions.exercise import SUFFIX, Exercise, write_exercise
 from positions.moves import Move, parse_move
@@ -199,6 +199,21 @@ def check_player(record: GameRecord, player: int | None) -> None:
         raise ManhattanError(f"--player {player}: expected a player 1-{record.players}")
 
 
+def check_exercise_folder(
+    record: GameRecord, folder: Path, player: int | None, stem: str, force: bool
+) -> None:
+    """Before the review: ``player`` is one of ``record``'s and ``folder`` can take every
+    exercise the review could make (none there already unless ``force``).  Raises
+    ``ManhattanError``."""
+    check_player(record, player)
+    check_output_folder(folder, planned_file_names(record, player, stem), force, "--exercises")
+
+
+def marked_decisions(review: Review, player: int | None = None) -> list[DecisionReview]:
+    """The decisions of ``review`` that carry a mark, of ``player`` (``None``: all)."""
+    return [d for d in review.decisions if d.mark and player in (None, d.player)]
+
+
 def exercises_from_review(
     record: GameRecord,
     review: Review,
@@ -213,7 +228,7 @@ def exercises_from_review(
     marked decision.  A stop request (Ctrl-C) ends the work: the exercises made are kept
     (``interrupted``).  Raises ``ManhattanError`` for a bad ``player``."""
     check_player(record, player)
-    marked = [d for d in review.decisions if d.mark and (player is None or d.player == player)]
+    marked = marked_decisions(review, player)
     found = ExerciseSet()
     if not marked:
         return found
@@ -394,3 +409,11 @@ def write_exercises(
         write_output(path, write_exercise(entry.exercise))
         paths.append(path)
     return paths
+
+
+def write_exercise_set(folder: Path, found: ExerciseSet, stem: str, force: bool = False) -> dict:
+    """Write ``found``'s exercises (``write_exercises``) and say what was written, as
+    JSON-ready data: ``folder``, ``files`` and ``found.to_json()``.  Raises
+    ``OutputError``."""
+    paths = write_exercises(folder, found.made, stem, force)
+    return {"folder": str(folder), "files": [str(path) for path in paths], **found.to_json()}
