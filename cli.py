@@ -1148,6 +1148,96 @@ def engine() -> None:
     raise typer.Exit(code)
 
 
+@app.command()
+def serve(
+    port: Annotated[
+        int,
+        typer.Option("--port", "-p", min=0, max=65535, help="Port on 127.0.0.1 (0: any free one)."),
+    ] = 8765,
+    open_browser: Annotated[
+        bool, typer.Option("--open", help="Open the page in the web browser.")
+    ] = False,
+    exercises: Annotated[
+        Path | None,
+        typer.Option(
+            "--exercises",
+            help="A folder of exercises (.mex, as [bold]review --exercises[/] writes) for "
+            "the train page.",
+            file_okay=False,
+            show_default=False,
+        ),
+    ] = None,
+    coach_time: Annotated[
+        float,
+        typer.Option(
+            "--coach-time", min=0.01, max=3600, help="Seconds of search per feedback or hint."
+        ),
+    ] = 1.0,
+    coach_iterations: Annotated[
+        int | None,
+        typer.Option(
+            "--coach-iterations",
+            min=1,
+            max=MAX_ITERATIONS,
+            help="Iterations per feedback or hint instead of a time (repeatable).",
+            show_default=False,
+        ),
+    ] = None,
+    workers: WorkersOption = None,
+    bot_timeout: BotTimeoutOption = 30.0,
+) -> None:
+    """Play and learn in the browser: a page on 127.0.0.1 (this machine only).
+
+    Start a game from a new deal, a bundled position, a pasted position or an uploaded
+    record; play against bots by clicking card, city and block; ask for hints, read the
+    coach's feedback, take moves back, step through the game, save the record and
+    analyze any position as the search goes.  With [bold]--exercises DIR[/] the train
+    page asks that folder's exercises.  Ctrl-C stops the server.
+    """
+    from web import missing_extra
+
+    with _user_errors():
+        missing = missing_extra()
+        if missing is not None:
+            raise ManhattanError(missing)
+        from analyzer.coach import CoachSettings
+        from analyzer.engine import default_workers
+        from web.app import ServeSettings
+        from web.server import address, bind, prepare
+        from web.server import serve as run_server
+
+        if exercises is not None:
+            from analyzer.training import load_exercises
+
+            load_exercises(exercises)  # a folder without exercises fails now, not later
+        searchers = workers or default_workers()
+        settings = ServeSettings(
+            coach=CoachSettings(seconds=coach_time, iterations=coach_iterations, workers=searchers),
+            workers=searchers,
+            bot_timeout=bot_timeout,
+            exercises=exercises,
+            version=version("manhattan"),
+        )
+        _ready_engine(False)
+        prepare(settings)
+        try:
+            sock = bind(port)
+        except OSError as error:
+            raise ManhattanError(
+                f"--port {port}: {error.strerror or error}; choose another port or --port 0"
+            ) from None
+    url = address(sock)
+    typer.echo(f"manhattan serve: {url}  (Ctrl-C stops)")
+    if exercises is not None:
+        typer.echo(f"train: {url}train")
+    if open_browser:
+        import webbrowser
+
+        webbrowser.open(url + ("train" if exercises is not None else ""))
+    run_server(settings, sock)
+    _exit_if_interrupted("the server stopped")
+
+
 # ----- entry point -----------------------------------------------------------------------
 
 
