@@ -6,9 +6,15 @@ page's sessions."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
+import signal
+import subprocess
+import sys
 import threading
 import time
+import urllib.request
 import warnings
 from pathlib import Path
 
@@ -454,3 +460,78 @@ def test_serve_says_how_to_install_what_it_misses(monkeypatch):
 def test_serve_refuses_an_empty_exercises_folder(tmp_path):
     result = CliRunner().invoke(cli_app, ["serve", "--exercises", str(tmp_path)])
     assert result.exit_code == 1 and "no exercises" in result.output
+
+
+def _post(url: str, body: dict):
+    request = urllib.request.Request(
+        url, json.dumps(body).encode(), {"Content-Type": "application/json"}
+    )
+    return urllib.request.urlopen(request, timeout=30)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a process group is POSIX")
+def test_ctrl_c_stops_the_server_within_2_s_and_a_terminated_search_does_not():
+    command = shutil.which("manhattan")
+    assert command, "the manhattan command is installed with the package"
+    process = subprocess.Popen(
+        [command, "serve", "--port", "0", "--workers", "1", "--coach-iterations", "200"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        url = re.search(r"http://\S+/", process.stdout.readline()).group(0)
+        game = json.load(_post(url + "api/games", {"bots": "random", "seed": 2}))
+        game_id = game["id"]
+        game = json.load(_post(url + f"api/games/{game_id}/move", {"move": "1"}))["game"]
+        # A placement: its answer (the reasons in words) takes a while to write.
+        query = {"position": game["position"], "seconds": 60, "report_every": 0.2}
+        answers: list[dict] = []
+
+        def analyze(query_id: str) -> None:
+            with _post(url + "api/engine", {"id": query_id, **query}) as stream:
+                answers.extend(json.loads(line) for line in stream)
+
+        first = threading.Thread(target=analyze, args=("first",))
+        first.start()
+        time.sleep(1.0)
+        stop = {"id": "t", "action": "terminate", "terminate_id": "first"}
+        assert json.load(_post(url + "api/engine", stop))["terminated"] == ["first"]
+        first.join(timeout=10)
+        assert answers[-1]["terminated"] and answers[-1]["during_search"] is False
+        time.sleep(0.5)  # the server goes on after a terminated search
+        assert process.poll() is None
+        assert json.load(urllib.request.urlopen(url + "api/info", timeout=10))["version"]
+        answers.clear()
+        second = threading.Thread(target=analyze, args=("second",))
+        second.start()
+        time.sleep(1.5)
+        interrupted = time.monotonic()
+        os.killpg(process.pid, signal.SIGINT)  # as a terminal does: the whole group
+        _, stderr = process.communicate(timeout=20)
+        elapsed = time.monotonic() - interrupted
+        second.join(timeout=10)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130, stderr
+    assert elapsed < 2.0, f"the server took {elapsed:.2f} s to stop"
+    assert stderr.strip().splitlines()[-1].startswith("interrupted"), stderr
+    assert "Traceback" not in stderr
+    assert answers[-1]["during_search"] is False and answers[-1]["interrupted"] is True
+
+
+def test_the_server_stops_on_a_signal_not_on_a_terminated_search():
+    import asyncio
+
+    import uvicorn
+
+    from search import stopping
+    from web.server import _Server
+
+    server = _Server(uvicorn.Config(create_app(ServeSettings(coach=FAST))))
+    with stopping.watching(lambda: True):  # a search being terminated, process-wide
+        assert stopping.requested()
+        assert asyncio.run(server.on_tick(1)) is False
+    assert asyncio.run(server.on_tick(1)) is False

@@ -49,7 +49,7 @@ from positions.errors import ManhattanError
 from web.api_engine import MAX_REQUEST, EngineChannel
 from web.errors import ApiError, Fields
 from web.games import CREATE_FIELDS, GameStore, act, bundled_positions, frame_json, game_json
-from web.page import CSP, page_html
+from web.page import CSP_HEADER, page_html
 from web.training import TrainStore, answer_json, session_json
 from web.worker import Worker
 
@@ -197,7 +197,7 @@ def create_app(settings: ServeSettings) -> Starlette:
     async def page(request: Request) -> Response:
         mode = "train" if request.url.path == "/train" else "play"
         html = page_html(mode, training.folder is not None)
-        return HTMLResponse(html, headers={"Content-Security-Policy": CSP})
+        return HTMLResponse(html, headers={"Content-Security-Policy": CSP_HEADER})
 
     async def info(request: Request) -> Response:
         coach = settings.coach

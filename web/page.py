@@ -17,9 +17,9 @@ from web.page_style import SERVE_CSS
 
 CSP = (
     "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
-    "img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
-    "frame-ancestors 'none'"
+    "img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'"
 )
+CSP_HEADER = CSP + "; frame-ancestors 'none'"  # a <meta> policy cannot say this part
 
 PLAY_BODY = """
 <section id="play" class="mode">
@@ -43,8 +43,8 @@ PLAY_BODY = """
     <label>your seat <select id="seat"><option value="">the player to move / P1</option>
      <option>1</option><option>2</option><option>3</option><option>4</option></select></label>
     <label>bots <select id="bots"></select></label>
-    <br><label><input id="coach" type="checkbox" checked> coach (feedback on each move)</label>
-    <label><input id="teach" type="checkbox"> teach (offer take-backs)</label>
+    <br><label><input id="coach-on" type="checkbox" checked> coach (feedback on each move)</label>
+    <label><input id="teach-on" type="checkbox"> teach (offer take-backs)</label>
    </fieldset>
    <button type="button" id="start" class="main">Start the game</button>
   </div>

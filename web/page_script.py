@@ -363,7 +363,8 @@ PAGE_JS = r"""
   async function startGame() {
     await stopAnalysis();
     var start = document.querySelector('input[name="start"]:checked').value;
-    var request = {coach: $("coach").checked, teach: $("teach").checked, bots: [$("bots").value]};
+    var request = {coach: $("coach-on").checked, teach: $("teach-on").checked,
+                   bots: [$("bots").value]};
     if ($("seat").value) { request.seat = +$("seat").value; }
     var data;
     if (start === "deal") {

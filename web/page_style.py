@@ -13,6 +13,8 @@ button,.button{font-size:14px;padding:3px 10px;margin:2px 4px 2px 0;cursor:point
  display:inline-block;font-family:inherit}
 button:disabled{cursor:default;color:#999;border-color:#ccc}
 button.main{background:#0a58ca;color:#fff;border-color:#0a58ca}
+button.main:disabled{background:#a9c1e8;border-color:#a9c1e8;color:#fff}
+.box h2{margin:0 0 6px}
 button.on{background:#ffe08a;border-color:#c9a227}
 .left{flex:0 0 auto}
 .side{flex:1 1 340px;max-width:520px;display:flex;flex-direction:column;gap:10px}

@@ -3,7 +3,7 @@ signals to ``search.stopping``.
 
 ``manhattan`` turns Ctrl-C and SIGTERM into a stop request (``cli.main``), which ends any
 search within milliseconds.  uvicorn would install handlers of its own; here it does not,
-and instead checks the stop request on each of its ticks (every 0.1 s): the server then
+and instead checks for such a signal on each of its ticks (every 0.1 s): the server then
 stops accepting, lets the answers under way finish (a running analysis ends with its
 final answer), waits at most ``GRACE_SECONDS`` for the rest and returns.  A second
 Ctrl-C ends the process at once (``search.stopping``).
@@ -33,7 +33,9 @@ class _Server(uvicorn.Server):
         return contextlib.nullcontext()
 
     async def on_tick(self, counter: int) -> bool:
-        if stopping.requested():
+        # Only a signal: ``stopping.requested()`` is also true while a search is being
+        # terminated (its check is watched process-wide), which must not end the server.
+        if stopping.signal_received() is not None:
             return True
         return await super().on_tick(counter)
 
