@@ -120,6 +120,7 @@ def test_a_whole_game_through_the_api_replays_from_its_saved_record(client):
     person = [h for h in game["history"] if h["person"]]
     assert len(person) == 54 and all(h["win"] is not None for h in person)
     assert game["frames"] == 109 and game["legal"] == [] and not game["your_turn"]
+    assert [m["person"] for m in game["moves"]] == [h["person"] for h in game["history"]]
     response = client.get(f"/api/games/{game_id}/record")
     assert response.status_code == 200
     assert game["record_name"] in response.headers["content-disposition"]
@@ -221,6 +222,10 @@ def test_games_start_from_a_bundled_position_a_string_or_a_record(client):
     unfinished = record[: record.index("R4")].replace('[Result "129 135"]\n', "")
     game = new_game(client, record=unfinished)
     assert game["decisions"] == 54 and game["frames"] == 55 and game["state"]["round"] == 4
+    assert len(game["moves"]) == 54 and not any(m["person"] for m in game["moves"])
+    assert game["moves"][0] == {
+        "index": 0, "player": 1, "round": 1, "move": "=1223/1244", "mark": None, "person": False
+    }  # fmt: skip
     upload = client.post(
         "/api/games",
         files={"record": ("game.mgn", unfinished.encode(), "text/plain")},

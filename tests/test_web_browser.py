@@ -254,6 +254,29 @@ def test_an_analysis_shows_its_progress_and_can_be_stopped(browser, server):
     assert_only_the_server(browser, server)
 
 
+def test_a_game_starts_from_an_uploaded_record_or_a_bundled_position(browser, server, tmp_path):
+    record = (DATA / "game_2p.mgn").read_text()
+    unfinished = tmp_path / "unfinished.mgn"
+    unfinished.write_text(record[: record.index("R4")].replace('[Result "129 135"]\n', ""))
+    browser.get(server)
+    wait_for(browser, lambda d: css(d, "#bundled option"), "the bundled positions")
+    css(browser, "input[name=start][value=record]")[0].click()
+    browser.find_element("id", "record").send_keys(str(unfinished))
+    browser.find_element("id", "start").click()
+    wait_for(browser, lambda d: decisions(d) == 54 and idle(d), "the game from the record")
+    assert "round 4 of 6" in text_of(browser, "status")
+    assert len(css(browser, "#moves span.mv")) == 54
+    browser.refresh()  # the address keeps the game
+    wait_for(browser, lambda d: decisions(d) == 54 and idle(d), "the game after a reload")
+    browser.find_element("id", "setup").click()
+    css(browser, "input[name=start][value=bundled]")[0].click()
+    css(browser, '#bundled option[value="puzzles/p4_k2_01.mpz"]')[0].click()
+    browser.find_element("id", "start").click()
+    wait_for(browser, lambda d: "Your move, P2" in text_of(d, "status"), "the puzzle's game")
+    assert css(browser, '#board svg[data-viewer="2"]')
+    assert_only_the_server(browser, server)
+
+
 def test_the_train_page_judges_answers_given_by_clicks(browser, server):
     console_errors(browser)
     browser.get(server + "train")

@@ -253,14 +253,36 @@ def _why_not(table: Table) -> str:
     return f"it is P{seat + 1}'s turn ({table.seats[seat]})" if seat is not None else "wait"
 
 
+def move_list(table: Table) -> list[dict[str, Any]]:
+    """Every move of the game's record (a record's earlier moves too), for the move list:
+    ``index`` (from 0), ``player``, ``round``, ``move``, ``mark``, and whether a person
+    made it at this table (``person``)."""
+    record = table.record()
+    states = record.states()
+    people = {h["index"] for h in table.history() if h["person"]}
+    return [
+        {
+            "index": index,
+            "player": states[index].current_player() + 1,
+            "round": states[index].round,
+            "move": str(recorded.move),
+            "mark": recorded.mark,
+            "person": index in people,
+        }
+        for index, recorded in enumerate(record.moves)
+    ]
+
+
 def game_json(game: Game) -> dict[str, Any]:
     """The game as the page shows it: the table's ``to_json()`` (the viewer's view only)
-    with the board picture, the win-% graph, the last hint, the bots' last moves, the
-    number of decisions (``frames`` - 1) and the record's file name."""
+    with the board picture, the win-% graph, the last hint, the bots' last moves, every
+    move of the record (``moves``), the number of decisions (``frames`` - 1) and the
+    record's file name."""
     table = game.table
     data = table.to_json()
     data.update(
         {
+            "moves": move_list(table),
             "id": game.id,
             "svg": game_board(table, None if game.hint is None else game.hint["move"]),
             "graph": win_graph(table),

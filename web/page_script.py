@@ -8,7 +8,8 @@ viewer's card k builds on cell k of every city as drawn, so a click on cell k wi
 picked picks card k too) and a block (a button, or the block in the player's row of the
 board's panel, ``g.player[data-player] g.sel``): once card, city and block make a legal
 move it is played.  A selection is one group of blocks per colour, then "Select".  The
-typed box takes notation or a number.
+typed box takes notation or a number.  The address ``/#game=<id>`` reopens a game the
+server holds (the page sets it), so a reload keeps the game.
 """
 
 PAGE_JS = r"""
@@ -385,11 +386,22 @@ PAGE_JS = r"""
     } else {
       data = await api("POST", "/api/games", request);
     }
-    state.game = data;
+    openGame(data);
+  }
+
+  function openGame(game) {
+    state.game = game;
     state.frame = null;
     state.marks = null;
     $("setup").open = false;
+    try { history.replaceState(null, "", "#game=" + encodeURIComponent(game.id)); } catch (e) {}
     showGame(null);
+  }
+
+  async function reopen() {
+    await loadInfo();
+    var match = /^#game=([A-Za-z0-9_-]+)$/.exec(location.hash);
+    if (match) { openGame(await api("GET", "/api/games/" + match[1])); }
   }
 
   async function act(action, data) {
@@ -485,7 +497,7 @@ PAGE_JS = r"""
 
   function showMoves(game) {
     var html = "", round = null;
-    game.history.forEach(function (h) {
+    game.moves.forEach(function (h) {
       if (h.round !== round) {
         round = h.round;
         html += '<div class="rd">Round ' + round + "</div>";
@@ -610,14 +622,18 @@ PAGE_JS = r"""
     var html = '<p class="progress-line"><b>' + head + ":</b> " + answer.iterations +
       " iterations in " + answer.seconds.toFixed(1) + " s, P" + answer.to_move + " to move</p>";
     html += '<table><tr><th>#</th><th>move</th><th class="num">win</th><th>95%</th>' +
-      '<th class="num">score</th><th class="num">visits</th><th>what it does</th></tr>';
+      '<th class="num">score</th><th class="num">visits</th></tr>';
     answer.moves.slice(0, 8).forEach(function (m, k) {
-      html += '<tr class="cand" data-move="' + esc(m.move) + '"><td>' + (k + 1) + "</td><td>" +
-        esc(m.move) + '</td><td class="num">' + pct(m.win) + "</td><td>" + pct(m.win_low) +
-        "-" + pct(m.win_high) + '</td><td class="num">' + m.score.toFixed(1) +
-        '</td><td class="num">' + m.visits + "</td><td>" + esc(m.reason || "") + "</td></tr>";
+      html += '<tr class="cand" data-move="' + esc(m.move) + '" data-reason="' +
+        esc(m.reason || "") + '"><td>' + (k + 1) + "</td><td>" + esc(m.move) +
+        '</td><td class="num">' + pct(m.win) + "</td><td>" + pct(m.win_low) + "-" +
+        pct(m.win_high) + '</td><td class="num">' + m.score.toFixed(1) +
+        '</td><td class="num">' + m.visits + "</td></tr>";
     });
     html += "</table>";
+    var best = answer.moves[0];
+    html += '<p class="why" id="candidate-reason">' + (best && best.reason ?
+      "<b>" + esc(best.move) + ":</b> " + esc(best.reason) : "") + "</p>";
     if (answer.why_best) { html += '<p class="why"><b>Why:</b> ' + esc(answer.why_best) + "</p>"; }
     if (answer.line && answer.line.length) {
       html += '<p class="why"><b>Expected line:</b> ' + answer.line.map(function (s) {
@@ -632,7 +648,12 @@ PAGE_JS = r"""
     if (frame !== currentFrame()) { return; }
     await viewFrame(frame, moves);
     document.querySelectorAll("#analysis tr.cand").forEach(function (row) {
-      row.classList.toggle("cur", moves.length === 1 && row.getAttribute("data-move") === moves[0]);
+      var shown = moves.length === 1 && row.getAttribute("data-move") === moves[0];
+      row.classList.toggle("cur", shown);
+      if (shown && row.getAttribute("data-reason")) {
+        $("candidate-reason").innerHTML = "<b>" + esc(moves[0]) + ":</b> " +
+          esc(row.getAttribute("data-reason"));
+      }
     });
   }
 
@@ -679,7 +700,8 @@ PAGE_JS = r"""
     if (waiting) {
       setTrainBoard(state.shown.svg);
       trainer.load([], [], 1, false);
-      $("question").textContent = "The better move, " + state.shown.best + ", is marked.";
+      $("question").textContent = state.shown.question + " The better move, " +
+        state.shown.best + ", is marked.";
       if (t.finished) { $("train-status").textContent = "Done: " + t.summary.line + "."; }
       return;
     }
@@ -782,7 +804,7 @@ PAGE_JS = r"""
   $("play").hidden = mode !== "play";
   $("train").hidden = mode !== "train";
   guarded(function () {
-    return mode === "train" ? startTraining() : loadInfo();
+    return mode === "train" ? startTraining() : reopen();
   })();
 })();
 """

@@ -1,6 +1,7 @@
 """The page's own style, after ``render.page.PAGE_CSS`` and the board's ``BOARD_CSS``."""
 
 SERVE_CSS = """
+[hidden]{display:none !important}
 header{display:flex;align-items:baseline;gap:18px;margin-bottom:10px}
 .tabs a{margin-right:12px;color:#0a58ca;text-decoration:none;font-weight:bold}
 body[data-mode=play] .tabs a[data-mode=play],body[data-mode=train] .tabs a[data-mode=train]{

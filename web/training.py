@@ -102,12 +102,14 @@ def answer_json(session_id: str, session: TrainingSession, text: str) -> dict[st
     if text.strip().lower() == "quit":
         raise ApiError("quit is for the terminal: leave the page or start again", "answer")
     exercise = session.current
+    question = session.question()
     feedback = session.answer(text)
     shown = None
     if feedback.done:
         best = str(exercise.best)
         shown = {
             "name": session.exercises[session.position - 1][0],
+            "question": question,
             "best": best,
             "svg": _board(exercise, best),
         }
