@@ -540,3 +540,22 @@ def test_the_server_stops_on_a_signal_not_on_a_terminated_search():
         assert stopping.requested()
         assert asyncio.run(server.on_tick(1)) is False
     assert asyncio.run(server.on_tick(1)) is False
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_graph_spans_the_decisions_left_in_the_game(players):
+    from analyzer.table import HUMAN, Table
+    from web.pictures import decisions_left
+
+    table = Table([HUMAN] + ["random"] * (players - 1), seed=players)
+    total = decisions_left(table.world)
+    assert total == {2: 108, 3: 90, 4: 112}[players]
+    made = 0
+    while not table.is_over:
+        assert decisions_left(table.world) == total - made
+        if table.person_to_move is not None:
+            table.submit("1")
+        else:
+            table.bot_step()
+        made += 1
+    assert made == total and decisions_left(table.world) == 0

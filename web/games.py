@@ -280,12 +280,13 @@ def game_json(game: Game) -> dict[str, Any]:
     record's file name."""
     table = game.table
     data = table.to_json()
+    moves = move_list(table)
     data.update(
         {
-            "moves": move_list(table),
+            "moves": moves,
             "id": game.id,
             "svg": game_board(table, None if game.hint is None else game.hint["move"]),
-            "graph": win_graph(table),
+            "graph": win_graph(table, moves),
             "hint": game.hint,
             "bots": [b.to_json() for b in game.bots],
             "frames": data["decisions"] + 1,

@@ -67,7 +67,7 @@ PLAY_BODY = """
     <div id="message" class="message" role="status"></div>
     <div id="builder" class="builder"></div>
     <form id="typed" class="typed" autocomplete="off">
-     <input id="move-input" type="text" size="18" spellcheck="false"
+     <input id="move-input" type="text" size="24" spellcheck="false"
       placeholder="or type a move or its number">
      <button type="submit" id="play-typed">Play</button>
     </form>
@@ -111,7 +111,7 @@ TRAIN_BODY = """
     <form id="train-typed" class="typed" autocomplete="off">
      <input id="train-input" type="text" size="18" spellcheck="false"
       placeholder="or type a move">
-     <button type="submit">Answer</button>
+     <button type="submit" id="train-answer">Answer</button>
     </form>
     <div class="buttons">
      <button type="button" id="train-hint">Hint</button>

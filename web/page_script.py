@@ -472,7 +472,9 @@ PAGE_JS = r"""
       html = "<p>The coach judges each of your moves against the engine's choice.</p>";
     } else {
       html += '<p class="headline">' + esc(f.headline) + "</p>";
-      f.sentences.forEach(function (s) { html += "<p>" + esc(s) + "</p>"; });
+      f.sentences.forEach(function (s) {
+        if (!(f.summary && /^Why /.test(s))) { html += "<p>" + esc(s) + "</p>"; }
+      });  // the why sentence is the summary, shown once below
       if (f.summary) { html += "<p><b>Why:</b> " + esc(f.summary) + "</p>"; }
       f.replies.forEach(function (r) {
         html += '<p class="reply"><b>Punishing reply:</b> ' + esc(r.text) + "</p>";
@@ -690,19 +692,21 @@ PAGE_JS = r"""
   function showTraining() {
     var t = state.training;
     $("train-summary").textContent = "Training: " + t.summary.line + " (" + t.total +
-      " exercises)";
+      (t.total === 1 ? " exercise)" : " exercises)");
     var waiting = !!state.shown;
     $("train-next").hidden = !waiting || t.finished;
     $("train-again").hidden = !t.finished;
     $("train-hint").disabled = waiting || t.finished;
     $("train-skip").disabled = waiting || t.finished;
     $("train-input").disabled = waiting || t.finished;
+    $("train-answer").disabled = waiting || t.finished;
     if (waiting) {
       setTrainBoard(state.shown.svg);
       trainer.load([], [], 1, false);
       $("question").textContent = state.shown.question + " The better move, " +
         state.shown.best + ", is marked.";
-      if (t.finished) { $("train-status").textContent = "Done: " + t.summary.line + "."; }
+      $("train-status").textContent = t.finished ? "Done: " + t.summary.line + "." :
+        "Answered: read why, then go on to the next exercise.";
       return;
     }
     if (t.finished) {

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from analyzer.table import Table
-from positions.state import GameState
+from positions.state import GameState, Phase
 from render.graph import GraphPlayer, win_graph_svg
 from render.svg import Highlight, board_svg
 
@@ -73,16 +73,27 @@ def marked_board(
     return board_svg(state.view(viewer), viewer + 1, highlights, names=names, standalone=False)
 
 
-def decisions_in_game(state: GameState) -> int:
-    """How many decisions a whole game of ``state``'s size has: every player selects
-    once a round and places (or gives up) each block selected."""
+def decisions_left(state: GameState) -> int:
+    """The decisions still to come in ``state``'s game: every player's selection not yet
+    made this round, every block selected and not yet placed, and every later round's
+    (each player selects once a round and places each block selected)."""
+    if state.is_terminal():
+        return 0
     layout = state.layout
-    return layout.rounds * layout.players * (1 + layout.blocks_per_turn_round())
+    per_round = layout.players * (1 + layout.blocks_per_turn_round())
+    held = sum(state.selected)
+    this_round = held
+    if state.phase == Phase.SELECTION:
+        waiting = sum(1 for p in range(layout.players) if state.blocks_held(p) == 0)
+        this_round = held + waiting * (1 + layout.blocks_per_turn_round())
+    return this_round + (layout.rounds - state.round) * per_round
 
 
-def win_graph(table: Table) -> str | None:
+def win_graph(table: Table, moves: Sequence[dict[str, Any]]) -> str | None:
     """The win-% graph of the people's moves the coach judged (None when there is none
-    yet): one line per person, a point per move, larger when marked."""
+    yet): one line per person, a point per move, larger when marked, over the whole game
+    (``moves``: every decision so far, with its ``round``; the rest of the game's
+    decisions are counted from the position now)."""
     points = [
         {
             "index": h["index"],
@@ -97,16 +108,15 @@ def win_graph(table: Table) -> str | None:
     if not points:
         return None
     world = table.world
-    total = max(decisions_in_game(world), points[-1]["index"] + 1)
-    per_round = total // world.layout.rounds
-    rounds = [i // per_round + 1 for i in range(total)]
+    layout = world.layout
+    rounds = [m["round"] for m in moves]
+    per_round = layout.players * (1 + layout.blocks_per_turn_round())
+    left = decisions_left(world)
+    this_round = left - (layout.rounds - world.round) * per_round
+    for k in range(left):  # the rest of this round, then whole rounds
+        later = 0 if k < this_round else 1 + (k - this_round) // per_round
+        rounds.append(world.round + later)
     people = [
-        GraphPlayer(p + 1, tuple(world.layout.player_colors[p]), table.names[p])
-        for p in table.people
+        GraphPlayer(p + 1, tuple(layout.player_colors[p]), table.names[p]) for p in table.people
     ]
-    return win_graph_svg(points, total, rounds, people)
-
-
-def graph_points(table: Table) -> list[dict[str, Any]]:
-    """The figures behind the graph, for the page's move list."""
-    return [h for h in table.history() if h["person"] and h["win"] is not None]
+    return win_graph_svg(points, len(rounds), rounds, people)
