@@ -173,23 +173,16 @@ def exercise_file_name(stem: str, player: int, index: int) -> str:
     return f"{stem}_p{player}_d{index + 1:03d}{SUFFIX}"
 
 
-def players_decisions(record: GameRecord, player: int | None) -> list[int]:
-    """The decision indexes (from 0) of ``player`` (1-based; ``None``: every player)."""
-    states = record.states()
-    return [
-        index
-        for index in range(len(record.moves))
-        if player is None or states[index].current_player() + 1 == player
-    ]
-
-
 def planned_file_names(record: GameRecord, player: int | None, stem: str) -> list[str]:
-    """Every file an exercise of ``player``'s decisions could be written to (any decision
-    may turn out marked), to check the folder before the review starts."""
+    """Every file an exercise of ``player``'s decisions (``None``: every player's) could
+    be written to (any decision may turn out marked), to check the folder before the
+    review starts."""
     states = record.states()
+    movers = [states[index].current_player() + 1 for index in range(len(record.moves))]
     return [
-        exercise_file_name(stem, states[index].current_player() + 1, index)
-        for index in players_decisions(record, player)
+        exercise_file_name(stem, mover, index)
+        for index, mover in enumerate(movers)
+        if player in (None, mover)
     ]
 
 
