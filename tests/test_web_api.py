@@ -367,6 +367,8 @@ def test_a_running_analysis_is_terminated_at_once(client):
     time.sleep(1.0)
     answer = client.post("/api/engine", json={"id": "peek", "action": "version"})
     assert answer.status_code == 200 and thread.is_alive()  # answered while it searches
+    twin = client.post("/api/engine", json=request)
+    assert twin.status_code == 400 and twin.json()["field"] == "id"  # ids tell streams apart
     stop = client.post(
         "/api/engine", json={"id": "stop", "action": "terminate", "terminate_id": "long"}
     )

@@ -1,11 +1,14 @@
 """The browser front (``manhattan serve``): a Starlette app on uvicorn, one self-contained
 page and a JSON API over the same libraries the terminal uses.
 
-* ``web.app.create_app(settings)``: the routes (``web.api_games``, ``web.api_train``,
-  ``web.api_engine``) and the page (``web.page``);
+* ``web.app.create_app(settings)``: the routes and their JSON errors (``web.errors``);
+  the games (``web.games``, tables of ``analyzer.table``), the training sessions
+  (``web.training``), the engine mode's protocol over HTTP (``web.api_engine``), the
+  pictures (``web.pictures``, drawn by ``render``) and the page (``web.page``, its
+  script and style);
 * ``web.worker``: the one thread that runs every game action and search, in order;
 * ``web.server``: the socket on 127.0.0.1 and a uvicorn server that stops on the
-  process's own stop request (Ctrl-C through ``search.stopping``).
+  process's own stop signal (Ctrl-C through ``search.stopping``).
 
 Starlette and uvicorn are the optional extra ``serve``: they are imported only by the
 modules that need them, so ``missing_extra()`` can say what to install before anything

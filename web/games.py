@@ -16,7 +16,7 @@ from typing import Any
 
 from analyzer.coach import CoachSettings
 from analyzer.play import fresh_seed
-from analyzer.players import bot_specs
+from analyzer.players import bot_specs, check_bot_spec
 from analyzer.table import HUMAN, BotMove, Table
 from positions.bundled import bundled_files, data_dir
 from positions.errors import ManhattanError
@@ -102,6 +102,8 @@ def _seats(players: int, seat: int, bots: list[str] | None) -> list[str]:
             raise ApiError(f"bot {spec!r}: the server plays built-in bots only", "bots")
     try:
         others = bot_specs(players - 1, ",".join(given))
+        for spec in {spec for spec in others if spec.lower() != HUMAN}:
+            check_bot_spec(spec)
     except ManhattanError as error:
         raise ApiError(str(error), "bots") from None
     return others[: seat - 1] + [HUMAN] + others[seat - 1 :]
@@ -191,7 +193,7 @@ class GameStore:
             else:
                 table = Table.from_record(start, seats, **options)
         except ManhattanError as error:
-            raise ApiError(str(error), "bots" if "bot" in str(error) else None) from None
+            raise ApiError(str(error)) from None
         game = Game(secrets.token_urlsafe(9), table)
         self._games[game.id] = game
         while len(self._games) > MAX_GAMES:

@@ -11,6 +11,7 @@ Ctrl-C ends the process at once (``search.stopping``).
 
 from __future__ import annotations
 
+import contextlib
 import socket
 
 import uvicorn
@@ -27,9 +28,7 @@ class _Server(uvicorn.Server):
     """uvicorn's server, stopped by the process's stop request instead of its own
     signal handlers."""
 
-    def capture_signals(self):  # type: ignore[override]
-        import contextlib
-
+    def capture_signals(self) -> contextlib.AbstractContextManager[None]:  # type: ignore[override]
         return contextlib.nullcontext()
 
     async def on_tick(self, counter: int) -> bool:
