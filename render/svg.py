@@ -432,19 +432,21 @@ def _hand_marks(state: GameState, viewer: int, items: Sequence[Highlight]) -> di
 
 
 def _pile(state: GameState, y: int) -> tuple[list[str], int]:
+    """The played pile, 20 cards a row beside its label, and the deck count below them."""
     played = "".join(str(c) for c in range(1, 10) for _ in range(state.played[c])) or "-"
     rows = [played[i : i + 20] for i in range(0, len(played), 20)]
     lines = [
         f'<g class="pile" data-cards="{played}">',
         f'<text x="{PANEL_X}" y="{y + 10}">Played</text>',
-        f'<text class="dim" x="{PANEL_X}" y="{y + 23}">deck {state.deck_count()}</text>',
     ]
     for k, row in enumerate(rows):
         lines.append(
             f'<text x="{PANEL_X + 44}" y="{y + 10 + 13 * k}" letter-spacing="1">{row}</text>'
         )
+    deck_y = y + 10 + 13 * len(rows)
+    lines.append(f'<text class="dim" x="{PANEL_X}" y="{deck_y}">deck {state.deck_count()}</text>')
     lines.append("</g>")
-    return lines, y + 13 * max(2, len(rows)) + 2
+    return lines, deck_y + 5
 
 
 def _compass(seat: str, y: int) -> tuple[str, int]:
