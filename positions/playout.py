@@ -94,6 +94,7 @@ from positions.policy import (  # noqa: E402
     weights_array,
 )
 from positions.state import GameState  # noqa: E402
+from positions.value import ValueModel, _estimate  # noqa: E402
 
 __all__ = [  # the kernel's helpers the tests hold against the readable rules
     "_board_facts",
@@ -107,12 +108,15 @@ __all__ = [  # the kernel's helpers the tests hold against the readable rules
 
 
 @njit(cache=CACHED)
-def _playout(start, seed, epsilon, placement, selection, weights, trace):
+def _playout(start, seed, epsilon, placement, selection, weights, horizon, model, trace):
     """Play the world ``start`` (see ``to_arrays``) to the end with the placement and
     selection policies coded ``placement`` and ``selection`` (``positions.policy``;
-    ``weights``: the heuristic's, ``weights_array``).  Returns the per-player
-    win shares then final totals (float64, 2×players) and the number of actions written
-    to ``trace`` (rows ``(action id, drawn card or -1)``; pass a 0-row array for none)."""
+    ``weights``: the heuristic's, ``weights_array``) — or, with ``horizon`` > 0, until
+    that many rounds have been scored and then value the rest with the learned ``model``
+    (``positions.value``: its chances of first place stand for the win shares).  Returns
+    the per-player win shares then final totals (float64, 2×players) and the number of
+    actions written to ``trace`` (rows ``(action id, drawn card or -1)``; pass a 0-row
+    array for none)."""
     a = start.copy()
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = np.uint64(seed)
@@ -135,6 +139,7 @@ def _playout(start, seed, epsilon, placement, selection, weights, trace):
     to_move = a[H_TO_MOVE]
     record = trace.shape[0] > 0
     steps = 0
+    rounds_scored = 0
 
     city_count, city_winner, tall = _board_facts(height, owner)  # kept up to date by _build
     blocks_left = 0
@@ -347,9 +352,16 @@ def _playout(start, seed, epsilon, placement, selection, weights, trace):
                 phase = _PHASE_OVER
             else:
                 round_number += 1
-                a[H_ROUND] = round_number  # the heuristic reads it
+                a[H_ROUND] = round_number  # the heuristic and the value model read it
                 phase = _PHASE_SELECTION
                 to_move = (round_number - 1) % players
+                rounds_scored += 1
+                if rounds_scored == horizon:
+                    out = np.zeros(2 * players, dtype=np.float64)
+                    if not heuristic:
+                        points = _round_points(owner, city_winner, tall, shared)
+                    _estimate(a, points, model, out)
+                    return out, steps
 
     # ----- final totals, ranking, win shares -----
     out = np.zeros(2 * players, dtype=np.float64)
@@ -392,6 +404,7 @@ def _playout(start, seed, epsilon, placement, selection, weights, trace):
 # ----- the Python side ------------------------------------------------------------------
 
 _NO_WEIGHTS = weights_array()  # placeholder for the greedy policy (it reads no weights)
+_NO_MODEL = np.zeros(len(ValueModel.__dataclass_fields__))  # placeholder: no horizon
 
 
 def _check_epsilon(epsilon: float) -> float:
@@ -408,13 +421,20 @@ def run_playout(
     placement: str = "greedy",
     selection: str = "bag",
     weights: np.ndarray | None = None,
+    horizon: int = 0,
+    model: ValueModel | None = None,
 ) -> np.ndarray:
     """Play the packed world ``arrays`` (from ``to_arrays``) to the end with generator
     seed ``seed`` and the named policies (``weights``: the heuristic's, default
-    ``weights_array()``); returns win shares then final totals (float64, 2×players)."""
+    ``weights_array()``), or for ``horizon`` rounds and then valued by ``model``; returns
+    win shares (chances of first place) then final totals (float64, 2×players)."""
     codes = check_policy(placement, selection)
     chosen = _NO_WEIGHTS if weights is None else weights
-    out, _ = _playout(arrays, np.uint64(seed % 2**64), epsilon, *codes, chosen, _NO_TRACE)
+    if horizon and model is None:
+        raise ValueError("a playout with a horizon needs a value model")
+    coefficients = _NO_MODEL if model is None else model.to_array()
+    seed64 = np.uint64(seed % 2**64)
+    out, _ = _playout(arrays, seed64, epsilon, *codes, chosen, horizon, coefficients, _NO_TRACE)
     return out
 
 
@@ -432,7 +452,8 @@ def playout_trace(
     trace = np.zeros((MAX_TRACE, 2), dtype=np.int64)
     seed64 = np.uint64(seed % 2**64)
     arrays = to_arrays(state)
-    _, steps = _playout(arrays, seed64, _check_epsilon(epsilon), *codes, _NO_WEIGHTS, trace)
+    epsilon = _check_epsilon(epsilon)
+    _, steps = _playout(arrays, seed64, epsilon, *codes, _NO_WEIGHTS, 0, _NO_MODEL, trace)
     return [(int(action), int(drawn)) for action, drawn in trace[:steps]]
 
 
@@ -468,8 +489,9 @@ def needs_compiling() -> bool:
 
 
 class PlayoutEvaluator:
-    """Evaluator for search (see ``search/protocol.py``): one ε-greedy playout per call,
-    and the heuristic's move values as priors."""
+    """Evaluator for search (see ``search/protocol.py``): one ε-greedy playout per call
+    (to the end of the game, or of the ``horizon``-th round, valued from there by the
+    learned model), and the heuristic's move values as priors."""
 
     def __init__(
         self,
@@ -477,11 +499,14 @@ class PlayoutEvaluator:
         placement: str = "greedy",
         selection: str = "bag",
         prior_temperature: float = 1.0,
+        horizon: int = 0,
     ):
         """``epsilon`` in [0, 1] is the chance of a uniformly random move at each decision
         (1 = pure random play); ``placement`` and ``selection`` name the policies
         (``positions.policy``); ``prior_temperature`` (> 0) is the number of points of
-        heuristic value that make a placement's prior e times larger.  Raises
+        heuristic value that make a placement's prior e times larger; ``horizon`` (≥ 0)
+        the rounds a playout scores before the bundled value model of the player count
+        (``positions.value``) estimates the rest (0: play to the end).  Raises
         ``ValueError`` for a value out of range or an unknown policy."""
         self.epsilon = _check_epsilon(epsilon)
         self.placement = placement
@@ -491,12 +516,26 @@ class PlayoutEvaluator:
         if not prior_temperature > 0:
             raise ValueError(f"prior_temperature must be positive, not {prior_temperature}")
         self.prior_temperature = float(prior_temperature)
+        if horizon < 0:
+            raise ValueError(f"horizon must be at least 0, not {horizon}")
+        self.horizon = int(horizon)
+        self._models: dict[int, np.ndarray] = {}
 
     def __repr__(self) -> str:
         return (
             f"PlayoutEvaluator(epsilon={self.epsilon}, placement={self.placement!r}, "
-            f"selection={self.selection!r}, prior_temperature={self.prior_temperature})"
+            f"selection={self.selection!r}, prior_temperature={self.prior_temperature}, "
+            f"horizon={self.horizon})"
         )
+
+    def _model(self, players: int) -> np.ndarray:
+        """The value model's coefficients for ``players`` (placeholder without horizon)."""
+        if not self.horizon:
+            return _NO_MODEL
+        model = self._models.get(players)
+        if model is None:
+            model = self._models[players] = ValueModel.bundled(players).to_array()
+        return model
 
     def prepare(self) -> None:
         """Compile the kernel (or load it from numba's cache) in this process now, so the
@@ -507,7 +546,7 @@ class PlayoutEvaluator:
             world = GameState.new_game(2, np.random.default_rng(0))
             arrays = to_arrays(world)
             for codes in ((GREEDY, BAG), (HEURISTIC, BAG)):
-                _playout(arrays, np.uint64(1), self.epsilon, *codes, self._weights, _NO_TRACE)
+                _playout(arrays, np.uint64(1), 0.1, *codes, self._weights, 1, _NO_MODEL, _NO_TRACE)
             placement_values(arrays, 0, (), mover_unseen(arrays, 0), self._weights)
             _PREPARED = True
 
@@ -524,7 +563,14 @@ class PlayoutEvaluator:
             )
         seed = rng.integers(0, 2**64, dtype=np.uint64)
         out, _ = _playout(
-            to_arrays(state), seed, self.epsilon, *self._codes, self._weights, _NO_TRACE
+            to_arrays(state),
+            seed,
+            self.epsilon,
+            *self._codes,
+            self._weights,
+            self.horizon,
+            self._model(players),
+            _NO_TRACE,
         )
         return out[:players], out[players:]
 
