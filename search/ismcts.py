@@ -21,6 +21,8 @@ instead of uniformly (so the opponents' first replies in the tree are plausible 
 not random ones), and ``prior_weight`` W adds the progressive bias W·P(a)/(n(a)+1) to
 UCB (Chaslot et al. 2008): a strong prior leads early and fades as visits come.  A node
 asks for the prior of an action once, in the first world where it is legal, and keeps it.
+With an evaluator that has no ``prior`` method the search runs without priors, whatever
+the config says.
 """
 
 from __future__ import annotations
@@ -127,9 +129,9 @@ def run_iteration(
     one node, evaluate, back up.  Returns the outcome it backed up: every player's win
     share and final total."""
     exploration = config.exploration
-    uses_priors = config.uses_priors
-    by_prior = config.expansion == "prior"
-    bias = config.prior_weight
+    uses_priors = config.uses_priors and getattr(evaluator, "prior", None) is not None
+    by_prior = uses_priors and config.expansion == "prior"
+    bias = config.prior_weight if uses_priors else 0.0
     path: list[Node] = []
     node = root
     for action in forced:
@@ -221,10 +223,6 @@ class TreeSearch:
     ):
         if state.is_terminal():
             raise ValueError("the game is over: there is nothing to search")
-        if config.uses_priors and getattr(evaluator, "prior", None) is None:
-            raise ValueError(
-                "priors (expansion='prior' or prior_weight > 0) need an evaluator with prior()"
-            )
         self.state = state
         self.rng = rng
         self.evaluator = evaluator

@@ -107,7 +107,13 @@ def test_bad_prior_settings_are_refused():
         SearchConfig(expansion="greedy")
     with pytest.raises(ValueError, match="prior_weight"):
         SearchConfig(prior_weight=-1.0)
-    with pytest.raises(ValueError, match="need an evaluator with prior"):
-        TreeSearch(
-            level_game(), np.random.default_rng(0), PlayOut(), SearchConfig(expansion="prior")
-        )
+
+
+def test_an_evaluator_without_priors_searches_as_without_them():
+    with_priors = SearchConfig(expansion="prior", prior_weight=2.0)
+    summaries = [
+        search_tree(level_game(), Limit(iterations=300), np.random.default_rng(4), PlayOut(), c)
+        for c in (with_priors, SearchConfig())
+    ]
+    first, second = ({p: s.visits for p, s in x.decisions()} for x in summaries)
+    assert first == second
