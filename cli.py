@@ -662,11 +662,12 @@ def analyze(
         from analyzer.engine import analyze as run_analysis
         from analyzer.engine import mover_view
         from analyzer.outputs import check_output_file
-        from analyzer.tree_export import TREE_SUFFIXES
         from positions.loading import load_analysis_target
 
         view = mover_view(load_analysis_target(position, move))
         if tree is not None:
+            from analyzer.tree_export import TREE_SUFFIXES  # networkx is slow to import
+
             check_output_file(tree, force, TREE_SUFFIXES, "--tree")
         if html is not None:
             check_output_file(html, force, (".html", ".htm"), "--html")
@@ -1261,10 +1262,13 @@ def main() -> None:
     bad input) also ends as one line on stderr and exit code 1; set ``MANHATTAN_DEBUG=1``
     to see the traceback.
     """
+    import atexit
+    import gc
     import os
 
     from search import stopping
 
+    atexit.register(gc.freeze)  # runs last: no full collection of the kernel's objects at exit
     with stopping.on_signals():
         try:
             code = app(standalone_mode=False)

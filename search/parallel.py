@@ -14,6 +14,7 @@ every local searcher within a few milliseconds, and the result says it was inter
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -57,10 +58,15 @@ class Parallelism:
 
 def prepare_evaluator(evaluator: Evaluator) -> None:
     """Let the evaluator get ready (e.g. compile its kernel) before any clock starts and
-    before helpers are forked, so they inherit it."""
+    before helpers are forked, so they inherit it.  What exists by then (modules, a
+    loaded kernel) is moved out of the garbage collector's view (``gc.freeze``): full
+    collections during the search would scan it again and again for nothing (the first
+    search of a process reached about 10 % more iterations), and forked helpers share it
+    without copying."""
     prepare = getattr(evaluator, "prepare", None)
     if prepare is not None:
         prepare()
+    gc.freeze()
 
 
 def warm_up(evaluator: Evaluator, parallelism: Parallelism) -> None:
