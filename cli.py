@@ -91,6 +91,22 @@ BotTimeoutOption = Annotated[
         "--bot-timeout", min=0.1, max=3600, help="Seconds a [bold]cmd:[/] bot gets per move."
     ),
 ]
+CoachTimeOption = Annotated[
+    float,
+    typer.Option(
+        "--coach-time", min=0.01, max=3600, help="Seconds of search per feedback or hint."
+    ),
+]
+CoachIterationsOption = Annotated[
+    int | None,
+    typer.Option(
+        "--coach-iterations",
+        min=1,
+        max=MAX_ITERATIONS,
+        help="Iterations per feedback or hint instead of a time (repeatable).",
+        show_default=False,
+    ),
+]
 WorkersOption = Annotated[
     int | None,
     typer.Option(
@@ -446,22 +462,8 @@ def play(
         float,
         typer.Option("--teach-threshold", min=0.1, max=100, help="Win-% points (confident loss)."),
     ] = 10.0,
-    coach_time: Annotated[
-        float,
-        typer.Option(
-            "--coach-time", min=0.01, max=3600, help="Seconds of search per feedback or hint."
-        ),
-    ] = 1.0,
-    coach_iterations: Annotated[
-        int | None,
-        typer.Option(
-            "--coach-iterations",
-            min=1,
-            max=MAX_ITERATIONS,
-            help="Iterations per feedback or hint instead of a time (repeatable).",
-            show_default=False,
-        ),
-    ] = None,
+    coach_time: CoachTimeOption = 1.0,
+    coach_iterations: CoachIterationsOption = None,
     workers: WorkersOption = None,
     force: ForceOption = False,
     as_json: JsonOption = False,
@@ -916,44 +918,6 @@ def _print_exercises_written(written: dict) -> None:
         )
 
 
-def _exercise_view(session: Any) -> Any:
-    """The current exercise: the question, the board from the player's seat, the players,
-    their hand and where each card builds."""
-    from rich.console import Group
-    from rich.text import Text
-
-    from positions.loading import describe_position
-    from render.terminal import board_grid, players_table
-    from render.terminal_table import hand_line
-
-    exercise = session.current
-    data = describe_position(exercise.state)
-    seat = data["seats"][exercise.player - 1]
-    names = ["you" if p == exercise.player else "" for p in range(1, data["players"] + 1)]
-    played = "".join(map(str, data["played"])) or "-"
-    return Group(
-        Text(session.question(), style="bold"),
-        board_grid(data, seat),
-        Text(
-            f"board seen from your seat ({seat}), round {data['round']} of "
-            f"{data['rounds']}, {data['phase']}",
-            style="dim",
-        ),
-        players_table(data, names),
-        Text(f"played: {played} · deck: {data['deck_count']} cards", style="dim"),
-        hand_line(data["hands"][exercise.player - 1]),
-    )
-
-
-FEEDBACK_STYLES = {
-    "right": "bold green",
-    "wrong": "bold red",
-    "skipped": "yellow",
-    "hint": "cyan",
-    "invalid": "yellow",
-}
-
-
 @app.command()
 def train(
     target: Annotated[
@@ -977,29 +941,9 @@ def train(
         from analyzer.training import TrainingSession, load_exercises
 
         session = TrainingSession(load_exercises(target))
-    from rich.text import Text
+    from render.train_front import train_in_terminal
 
-    console = _out_console()
-    from render.table_front import Lines
-
-    lines = Lines()
-    interrupted = False
-    try:
-        while not session.finished:
-            console.print(_exercise_view(session))
-            feedback = None
-            while feedback is None or not feedback.done:
-                feedback = session.answer(lines.read("your move (or hint, skip, quit)> "))
-                for number, line in enumerate(feedback.lines):
-                    style = FEEDBACK_STYLES.get(feedback.kind, "") if number == 0 else ""
-                    console.print(Text(line, style=style), soft_wrap=True)
-            console.print()
-    except EOFError:
-        console.print(Text("end of input", style="dim"))
-    except KeyboardInterrupt:
-        interrupted = True
-    console.print(Text(f"Training: {session.summary.line}.", style="bold"))
-    if interrupted:
+    if train_in_terminal(session, _out_console()):
         typer.secho("interrupted", fg=typer.colors.YELLOW, err=True)
         raise typer.Exit(INTERRUPTED_EXIT_CODE)
 
@@ -1168,22 +1112,8 @@ def serve(
             show_default=False,
         ),
     ] = None,
-    coach_time: Annotated[
-        float,
-        typer.Option(
-            "--coach-time", min=0.01, max=3600, help="Seconds of search per feedback or hint."
-        ),
-    ] = 1.0,
-    coach_iterations: Annotated[
-        int | None,
-        typer.Option(
-            "--coach-iterations",
-            min=1,
-            max=MAX_ITERATIONS,
-            help="Iterations per feedback or hint instead of a time (repeatable).",
-            show_default=False,
-        ),
-    ] = None,
+    coach_time: CoachTimeOption = 1.0,
+    coach_iterations: CoachIterationsOption = None,
     workers: WorkersOption = None,
     bot_timeout: BotTimeoutOption = 30.0,
 ) -> None:

@@ -24,7 +24,7 @@ from search.results import Candidate, SearchResult
 from search.stats import Z95, rate_standard_error, wilson_interval
 
 DEFAULT_SECONDS = 5.0
-COMPILE_MESSAGE = "compiling the search kernel (first run only, about 10 s)"
+COMPILE_MESSAGE = "compiling the search kernel (first run only, about 15 s)"
 
 
 def default_workers() -> int:
