@@ -42,7 +42,6 @@ from analyzer.table_world import (
     complete_world,
     deal_tag,
     deal_world,
-    play_recorded,
     seat_generators,
 )
 from positions.bots import Bot, BotForfeit, RandomBot
@@ -52,6 +51,7 @@ from positions.moves import Move, Selection
 from positions.notation import write_position
 from positions.options import RuleOptions
 from positions.record import GameRecord, RecordedMove, write_record
+from positions.selfplay import play_recorded
 from positions.state import GameState
 
 HUMAN = HUMAN_SPEC

@@ -13,9 +13,7 @@ import numpy as np
 
 from positions.errors import ManhattanError
 from positions.layout import CARD_TYPES, CARDS_PER_TYPE
-from positions.moves import Move, Selection
 from positions.options import RuleOptions
-from positions.record import RecordedMove
 from positions.state import GameState
 
 
@@ -57,20 +55,3 @@ def complete_world(state: GameState, rng: np.random.Generator) -> GameState:
     world.deck = pool
     world.shuffle_seed = int(rng.integers(2**62))
     return world
-
-
-def play_recorded(world: GameState, move: Move, comment: str | None = None) -> RecordedMove:
-    """Play ``move`` in ``world`` (the mover draws the deck's top card) and return it as a
-    record holds it, with the card drawn.  Raises ``IllegalMoveError`` for an illegal
-    move (``world`` is then unchanged)."""
-    if isinstance(move, Selection):
-        move = Selection(tuple(tuple(sorted(part)) for part in move.blocks))
-        world.apply_move(move)
-        return RecordedMove(move, comment=comment)
-    base = world.to_move * 10
-    before = world.hands[base : base + 10]
-    world.apply_move(move)
-    after = world.hands[base : base + 10]
-    # the hand lost the played card and gained the drawn one
-    gained = [after[c] - before[c] + (c == move.card) for c in range(10)]
-    return RecordedMove(move, drawn=gained.index(1), comment=comment)

@@ -94,7 +94,7 @@ def play_game(
                     move = None
             if move is None:
                 move = stand_in.choose(world.view(seat), stand_in_rng)
-            moves.append(_apply(world, move, comment))
+            moves.append(play_recorded(world, move, comment))
     finally:
         for bot in bots:
             bot.close()
@@ -125,9 +125,12 @@ def _checked(world: GameState, move: Move) -> Move:
     return move
 
 
-def _apply(world: GameState, move: Move, comment: str | None) -> RecordedMove:
-    """Apply ``move`` to ``world`` and return it as recorded, with the card drawn."""
+def play_recorded(world: GameState, move: Move, comment: str | None = None) -> RecordedMove:
+    """Play ``move`` in ``world`` (the mover draws the deck's top card) and return it as a
+    record holds it, with the card drawn (a selection with its blocks sorted).  Raises
+    ``IllegalMoveError`` for an illegal move (``world`` is then unchanged)."""
     if isinstance(move, Selection):
+        move = Selection(tuple(tuple(sorted(part)) for part in move.blocks))
         world.apply_move(move)
         return RecordedMove(move, comment=comment)
     base = world.to_move * 10
@@ -136,8 +139,7 @@ def _apply(world: GameState, move: Move, comment: str | None) -> RecordedMove:
     after = world.hands[base : base + 10]
     # the hand lost the played card and gained the drawn one
     gained = [after[c] - before[c] + (c == move.card) for c in range(10)]
-    drawn = gained.index(1)
-    return RecordedMove(move, drawn=drawn, comment=comment)
+    return RecordedMove(move, drawn=gained.index(1), comment=comment)
 
 
 def _forfeit_comment(seat: int, name: str, reason: str) -> str:
