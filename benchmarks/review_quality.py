@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -85,37 +86,27 @@ def check_marked(record: GameRecord, decision, settings: ReviewSettings, scale: 
 
 
 def measure(games: list[Path], settings: ReviewSettings, scale: int, limit: int | None) -> dict:
-    """Review each game twice, check the marked decisions at ``scale``× the budget."""
+    """Review each game twice, check the marked decisions at ``scale``× the budget.  A
+    line per game goes to stderr; Ctrl-C ends the run with the figures of the games
+    finished (``"interrupted": true``)."""
     per_game, checks = [], []
     same = total = 0
+    interrupted = False
     for path in games:
-        record = trimmed(load_record(path), limit)
-        started = time.monotonic()
-        first = review_game(record, replace(settings, seed=1))
-        seconds = time.monotonic() - started
-        second = review_game(record, replace(settings, seed=2))
-        agree = sum(
-            a.mark == b.mark for a, b in zip(first.decisions, second.decisions, strict=True)
-        )
-        same += agree
-        total += len(first.decisions)
-        marked = {d.index: d for d in first.decisions if d.mark}
-        for d in second.decisions:
-            if d.mark and d.index not in marked:
-                marked[d.index] = d
-        game_checks = [check_marked(record, d, settings, scale) for _, d in sorted(marked.items())]
+        try:
+            game, game_checks, agree = measure_game(path, settings, scale, limit)
+        except KeyboardInterrupt:
+            interrupted = True
+            break
+        per_game.append(game)
         checks.extend(game_checks)
-        per_game.append(
-            {
-                "game": path.name,
-                "players": record.players,
-                "decisions": len(first.decisions),
-                "review_seconds": round(seconds, 1),
-                "marks_seed1": sum(1 for d in first.decisions if d.mark),
-                "marks_seed2": sum(1 for d in second.decisions if d.mark),
-                "same_mark": agree,
-                "marked_checked": len(game_checks),
-            }
+        same += agree
+        total += game["decisions"]
+        print(
+            f"{path.name}: same mark {agree}/{game['decisions']}, "
+            f"{len(game_checks)} marked checked",
+            file=sys.stderr,
+            flush=True,
         )
     within = sum(1 for c in checks if c["within_5"])
     false_better = sum(1 for c in checks if c["better_below_played"])
@@ -128,6 +119,7 @@ def measure(games: list[Path], settings: ReviewSettings, scale: int, limit: int 
             "workers": settings.workers,
             "scale": scale,
         },
+        "interrupted": interrupted,
         "games": per_game,
         "decisions": total,
         "same_mark_share": round(same_share, 4),
@@ -140,6 +132,35 @@ def measure(games: list[Path], settings: ReviewSettings, scale: int, limit: int 
         and within_share >= TARGETS["within_5_share"]
         and false_better == TARGETS["false_better"],
     }
+
+
+def measure_game(
+    path: Path, settings: ReviewSettings, scale: int, limit: int | None
+) -> tuple[dict, list[dict], int]:
+    """One game's figures, the checks of its marked decisions and how many decisions got
+    the same mark in both reviews."""
+    record = trimmed(load_record(path), limit)
+    started = time.monotonic()
+    first = review_game(record, replace(settings, seed=1))
+    seconds = time.monotonic() - started
+    second = review_game(record, replace(settings, seed=2))
+    agree = sum(a.mark == b.mark for a, b in zip(first.decisions, second.decisions, strict=True))
+    marked = {d.index: d for d in first.decisions if d.mark}
+    for d in second.decisions:
+        if d.mark and d.index not in marked:
+            marked[d.index] = d
+    game_checks = [check_marked(record, d, settings, scale) for _, d in sorted(marked.items())]
+    game = {
+        "game": path.name,
+        "players": record.players,
+        "decisions": len(first.decisions),
+        "review_seconds": round(seconds, 1),
+        "marks_seed1": sum(1 for d in first.decisions if d.mark),
+        "marks_seed2": sum(1 for d in second.decisions if d.mark),
+        "same_mark": agree,
+        "marked_checked": len(game_checks),
+    }
+    return game, game_checks, agree
 
 
 def main(argv: list[str] | None = None) -> None:
