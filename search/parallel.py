@@ -56,17 +56,24 @@ class Parallelism:
             raise ValueError("--scheduler applies to the dask backend only (--backend dask)")
 
 
+_FROZEN = False  # whether prepare_evaluator has frozen what this process had loaded
+
+
 def prepare_evaluator(evaluator: Evaluator) -> None:
     """Let the evaluator get ready (e.g. compile its kernel) before any clock starts and
     before helpers are forked, so they inherit it.  What exists by then (modules, a
-    loaded kernel) is moved out of the garbage collector's view (``gc.freeze``): full
-    collections during the search would scan it again and again for nothing (the first
-    search of a process reached about 10 % more iterations), and forked helpers share it
-    without copying."""
+    loaded kernel) is moved out of the garbage collector's view once per process
+    (``gc.freeze``): full collections during the search would scan it again and again for
+    nothing (the first search of a process reached about 10 % more iterations), and forked
+    helpers share it without copying.  Only once, so that no later garbage is frozen
+    with it and kept for good."""
+    global _FROZEN
     prepare = getattr(evaluator, "prepare", None)
     if prepare is not None:
         prepare()
-    gc.freeze()
+    if not _FROZEN:
+        gc.freeze()
+        _FROZEN = True
 
 
 def warm_up(evaluator: Evaluator, parallelism: Parallelism) -> None:

@@ -112,3 +112,20 @@ def test_helpers_do_not_outlive_a_killed_parent(kill):
     while any(_alive(pid) for pid in helpers) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not any(_alive(pid) for pid in helpers)
+
+
+def test_what_a_process_has_loaded_is_frozen_once_so_no_later_garbage_is_kept(monkeypatch):
+    from search import parallel
+
+    frozen, prepared = [], []
+
+    class Evaluator:
+        def prepare(self):
+            prepared.append(True)
+
+    monkeypatch.setattr(parallel, "_FROZEN", False)
+    monkeypatch.setattr(parallel.gc, "freeze", lambda: frozen.append(True))
+    parallel.prepare_evaluator(Evaluator())
+    parallel.prepare_evaluator(Evaluator())
+    assert prepared == [True, True]
+    assert frozen == [True]
