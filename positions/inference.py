@@ -35,9 +35,7 @@ Models are fitted per player count by ``scripts/train_choice_model.py`` and ship
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, dataclass, fields
-from importlib import resources
 
 import numpy as np
 
@@ -47,14 +45,13 @@ CACHED = kernel_cache.configure()  # before numba is imported: its cache folder
 
 from numba import njit  # noqa: E402
 
+from positions.bundled import bundled_model  # noqa: E402
 from positions.errors import ManhattanError  # noqa: E402
 from positions.kernel_board import pack_board  # noqa: E402
 from positions.layout import CARD_TYPES, CARDS_PER_TYPE, CITIES, HAND_SIZE  # noqa: E402
 from positions.moves import NO_PLACEMENT_BASE  # noqa: E402
 from positions.policy import placement_values, public_unseen, weights_array  # noqa: E402
 from positions.state import GameState, PastDecision  # noqa: E402
-
-MODELS = "data/models"
 
 
 @dataclass(frozen=True)
@@ -84,14 +81,11 @@ class ChoiceModel:
     def bundled(cls, players: int) -> ChoiceModel:
         """The fitted model for ``players`` (2-4) from ``positions/data/models``; raises
         ``ManhattanError`` when the file is missing or malformed."""
-        name = f"choice_{players}p.json"
-        try:
-            text = resources.files("positions").joinpath(MODELS, name).read_text("utf-8")
-            data = json.loads(text)
-            known = {f.name for f in fields(cls)}
-            return cls(**{k: v for k, v in data["model"].items() if k in known})
-        except (OSError, ValueError, KeyError, TypeError) as error:
-            raise ManhattanError(f"positions/{MODELS}/{name}: {error}") from None
+        known = {f.name for f in fields(cls)}
+        return bundled_model(
+            f"choice_{players}p.json",
+            lambda data: cls(**{k: v for k, v in data.items() if k in known}),
+        )
 
     def to_json(self) -> dict:
         """The model's fields as plain data."""

@@ -20,9 +20,7 @@ compiled), and a differential test holds them equal.
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, dataclass, fields
-from importlib import resources
 
 import numpy as np
 
@@ -32,7 +30,7 @@ CACHED = kernel_cache.configure()  # before numba is imported: its cache folder
 
 from numba import njit  # noqa: E402
 
-from positions.errors import ManhattanError  # noqa: E402
+from positions.bundled import bundled_model  # noqa: E402
 from positions.kernel_board import (  # noqa: E402
     _ROUNDS,
     H_MIN,
@@ -44,7 +42,6 @@ from positions.kernel_board import (  # noqa: E402
 from positions.layout import SIZES  # noqa: E402
 from positions.state import GameState  # noqa: E402
 
-MODELS = "data/models"
 FEATURES = ("rounds_points", "others_rounds_points", "supply_stories", "rounds_left")
 
 
@@ -63,13 +60,10 @@ class ValueModel:
     def bundled(cls, players: int) -> ValueModel:
         """The fitted model for ``players`` (2-4) from ``positions/data/models``; raises
         ``ManhattanError`` when the file is missing or malformed."""
-        name = f"value_{players}p.json"
-        try:
-            text = resources.files("positions").joinpath(MODELS, name).read_text("utf-8")
-            data = json.loads(text)["model"]
-            return cls(**{f.name: float(data[f.name]) for f in fields(cls)})
-        except (OSError, ValueError, KeyError, TypeError) as error:
-            raise ManhattanError(f"positions/{MODELS}/{name}: {error}") from None
+        return bundled_model(
+            f"value_{players}p.json",
+            lambda data: cls(**{f.name: float(data[f.name]) for f in fields(cls)}),
+        )
 
     def to_array(self) -> np.ndarray:
         """The coefficients then the sharpness, as the kernel reads them."""
