@@ -2,10 +2,15 @@
 
 For each decision the position before it is searched from the mover's view (cards the
 record does not reveal are re-dealt consistently by the search; the card the mover played
-is known to have been in their hand).  The search's most visited decision is the engine's
-choice.  When the move played differs, the two are compared on the same dealt worlds and
-playout seeds (``search.compare``: paired samples, common random numbers), which gives the
-loss in win % points and in expected final points with a standard error.
+is known to have been in their hand).  When the move played is not the search's most
+visited decision, it is compared with the search's ``candidates`` (5) most visited
+decisions that have at least ``min_visits`` visits, all on the same dealt worlds and
+playout seeds (``search.compare``: paired samples, common random numbers).  The engine's
+choice is the candidate that does best in that comparison, and the loss (in win-% points
+and in expected final points, each with a standard error) is measured against it.  A short
+search often ranks near-equal moves differently from one seed to the next; judging against
+the best of its top few, not its single favourite, keeps a mark from hanging on that
+ranking (measured by ``benchmarks/review_quality.py``).
 
 Marks (lichess's scale, settable): a loss of at least 5 / 10 / 15 win-% points is ``?!`` /
 ``?`` / ``??`` — but only when the loss clears the threshold with confidence: the mark is
@@ -13,10 +18,10 @@ the most severe one whose threshold lies below ``loss − 1.645 × standard erro
 one-sided 95 % bound).  No mark once the game is decided for the mover: when even the
 engine's choice wins at most ``decided`` (3 %) or the played move still wins at least
 ``1 - decided``.  The engine's choice is offered as the better move (``better``) only when
-the comparison shows it better with the same confidence and the search visited it at least
-``min_visits`` times, never on a handful of visits.  Accuracy per move follows lichess's
-curve, ``103.1668 · exp(−0.04354 · loss) − 3.1669`` clamped to 0-100, and a player's
-accuracy is the mean over their decisions.
+the comparison shows it better with the same confidence; every candidate has been visited
+at least ``min_visits`` times by the search, so none rests on a handful of visits.
+Accuracy per move follows lichess's curve, ``103.1668 · exp(−0.04354 · loss) − 3.1669``
+clamped to 0-100, and a player's accuracy is the mean over their decisions.
 
 The result is plain data (``Review``) for any renderer, and ``annotate`` writes the
 figures back into the record as marks and comments.
@@ -40,6 +45,7 @@ from search.compare import compare_decisions
 from search.ismcts import SearchConfig
 from search.limits import Limit
 from search.parallel import Parallelism, run_search, warm_up
+from search.results import Candidate
 from search.stats import Z95_ONE_SIDED
 
 MARKS_BY_SEVERITY = ("??", "?", "?!")
@@ -61,7 +67,8 @@ class ReviewSettings:
     scheduler: str | None = None
     thresholds: tuple[float, float, float] = (5.0, 10.0, 15.0)  # ?!, ?, ?? in win-% points
     decided: float = 0.03
-    min_visits: int = 30  # the engine's choice needs this many visits to be offered
+    min_visits: int = 30  # a candidate needs this many visits to be compared and offered
+    candidates: int = 5  # the played move is compared with this many of the most visited
     confidence_z: float = Z95_ONE_SIDED
     search_share: float = 0.5
     epsilon: float = 0.1
@@ -77,6 +84,8 @@ class ReviewSettings:
             raise ManhattanError(f"time per move must be positive, not {self.seconds_per_move}")
         if not 0 < self.search_share < 1:
             raise ManhattanError(f"search share must be in (0, 1), not {self.search_share}")
+        if self.candidates < 1:
+            raise ManhattanError(f"candidates must be at least 1, not {self.candidates}")
 
     def parallelism(self) -> Parallelism:
         """The ``Parallelism`` these settings ask for (raises ``ManhattanError`` if bad)."""
@@ -100,7 +109,8 @@ class DecisionReview:
     when it is established as better than the one played, else ``None``.  ``loss`` and
     ``points_loss`` (≥ 0) are the paired estimates of what the move played gave away,
     ``loss_se`` and ``points_loss_se`` their standard errors (0 when the move played is the
-    engine's choice); ``compared`` counts the paired iterations behind them.
+    engine's choice); ``compared`` counts the paired iterations behind them and ``rivals``
+    names the search's moves the move played was compared with (``best`` is one of them).
     """
 
     index: int
@@ -119,6 +129,7 @@ class DecisionReview:
     played_score: float
     compared: int = 0
     why: str | None = None  # in words: why the engine's choice is better, when it is
+    rivals: tuple[str, ...] = ()  # the search's moves the move played was compared with
 
     @property
     def accuracy(self) -> float:
@@ -199,6 +210,7 @@ class Review:
                     "points_loss_se": _round(d.points_loss_se, 2),
                     "mark": d.mark,
                     "compared": d.compared,
+                    "rivals": list(d.rivals),
                     "why": d.why,
                 }
                 for d in self.decisions
@@ -282,24 +294,29 @@ def review_decision(
             best.score,
         )
         return decision, result.interrupted
+    rivals = _rivals(result.candidates, played_text, settings)
     comparison = compare_decisions(
         view,
-        [best.actions, played_actions],
+        [*(c.actions for c in rivals), played_actions],
         settings.limit(1 - settings.search_share),
         evaluator,
         seed,
         parallelism,
         settings.config,
     )
-    engine, played = comparison.values
+    chosen = max(range(len(rivals)), key=lambda k: comparison.values[k].win)
+    values = comparison.relative_to(chosen)
+    engine, played = values[chosen], values[-1]
     loss, loss_se = 100.0 * played.win_gap, 100.0 * played.win_gap_se
-    established = best.visits >= settings.min_visits and confident_loss(loss, loss_se, settings) > 0
+    established = (
+        rivals[chosen].visits >= settings.min_visits and confident_loss(loss, loss_se, settings) > 0
+    )
     decision = DecisionReview(
         index=index,
         player=player,
         played=played_text,
-        best=best.move,
-        better=best.move if established else None,
+        best=engine.move,
+        better=engine.move if established else None,
         win_before=engine.win,
         win_after=played.win,
         loss=max(0.0, loss),
@@ -310,9 +327,19 @@ def review_decision(
         best_score=engine.score,
         played_score=played.score,
         compared=comparison.iterations,
-        why=_why(view, recorded, best.move, engine, played) if established else None,
+        why=_why(view, recorded, engine.move, engine, played) if established else None,
+        rivals=tuple(c.move for c in rivals),
     )
     return decision, result.interrupted or comparison.interrupted
+
+
+def _rivals(candidates: list[Candidate], played: str, settings: ReviewSettings) -> list[Candidate]:
+    """The search's most visited decisions other than the move played that the move played
+    is compared with: up to ``settings.candidates`` with at least ``min_visits`` visits, or
+    the single most visited when none has (it is then compared but never offered)."""
+    others = [c for c in candidates if c.move != played]
+    visited = [c for c in others if c.visits >= settings.min_visits]
+    return visited[: settings.candidates] or others[:1]
 
 
 def _why(view: GameState, recorded: RecordedMove, best: str, engine, played) -> str | None:

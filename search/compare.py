@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -36,7 +36,7 @@ WIN, SCORE, MARGIN = range(3)
 @dataclass(frozen=True)
 class DecisionValue:
     """One compared decision from the observer's point of view: the means over the paired
-    iterations, and the difference from the first decision (first minus this one) with
+    iterations, and the difference from the reference decision (it minus this one) with
     its standard error."""
 
     move: str
@@ -52,12 +52,21 @@ class DecisionValue:
 @dataclass(frozen=True)
 class Comparison:
     """The decisions compared on the same ``iterations`` dealt worlds; ``values[0]`` is the
-    reference (its gaps are zero)."""
+    reference (its gaps are zero).  ``relative_to(k)`` measures them against decision ``k``
+    instead, from the same paired outcomes."""
 
     values: list[DecisionValue]
     iterations: int
     seconds: float
     interrupted: bool
+    state: GameState = field(repr=False)
+    decisions: tuple[tuple[int, ...], ...] = field(repr=False)
+    outcomes: np.ndarray = field(repr=False)
+
+    def relative_to(self, reference: int) -> list[DecisionValue]:
+        """The compared decisions' values with decision ``reference`` as the one the gaps
+        are measured from (``reference`` minus each, paired per iteration)."""
+        return _values(self.state, self.decisions, self.outcomes, reference)
 
 
 def _paired_outcomes(
@@ -139,20 +148,25 @@ def compare_decisions(
         len(outcomes),
         time.monotonic() - started,
         interrupted,
+        state,
+        forced,
+        outcomes,
     )
 
 
 def _values(
-    state: GameState, decisions: tuple[tuple[int, ...], ...], outcomes: np.ndarray
+    state: GameState,
+    decisions: tuple[tuple[int, ...], ...],
+    outcomes: np.ndarray,
+    reference: int = 0,
 ) -> list[DecisionValue]:
     values = []
+    base = outcomes[:, reference, :]
     for k, actions in enumerate(decisions):
         column = outcomes[:, k, :]
-        win_gap, win_se = mean_and_standard_error(list(outcomes[:, 0, WIN] - column[:, WIN]))
-        score_gap, score_se = mean_and_standard_error(
-            list(outcomes[:, 0, SCORE] - column[:, SCORE])
-        )
-        if k == 0:
+        win_gap, win_se = mean_and_standard_error(list(base[:, WIN] - column[:, WIN]))
+        score_gap, score_se = mean_and_standard_error(list(base[:, SCORE] - column[:, SCORE]))
+        if k == reference:
             win_se = score_se = 0.0
         means = column.mean(axis=0) if len(column) else np.zeros(3)
         values.append(

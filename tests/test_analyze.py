@@ -154,6 +154,7 @@ def test_review_json_shape_and_annotated_record_rereads():
             "points_loss_se",
             "mark",
             "compared",
+            "rivals",
             "why",
         }
     annotated = write_record(annotate(record, review))

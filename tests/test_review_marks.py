@@ -5,12 +5,16 @@ from an unpaired or low-visit comparison."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+import pytest
 
-from analyzer.review import ReviewSettings, review_decision, review_game
+from analyzer.engine import make_evaluator
+from analyzer.review import ReviewSettings, _position_for, review_decision, review_game
 from positions import GameState, parse_position
+from positions.errors import ManhattanError
 from positions.playout import PlayoutEvaluator
 from positions.record import read_record
 from search.compare import compare_decisions
@@ -102,3 +106,45 @@ def test_an_uncertain_loss_is_not_marked():
             assert decision.better == decision.best
         if decision.played != decision.best:
             assert decision.compared > 0
+
+
+def test_gaps_can_be_measured_from_any_compared_decision():
+    """``relative_to(k)`` reads the same paired outcomes with decision ``k`` as the
+    reference: its own gap is zero, and the gap between two decisions only changes sign
+    when the reference changes side."""
+    view = middle_game()
+    result = run_search(view, Limit(iterations=1500), PlayoutEvaluator(), seed=1)
+    moves = [c.actions for c in result.candidates[:3]]
+    comparison = compare_decisions(view, moves, Limit(iterations=300), PlayoutEvaluator(), 4)
+    from_second = comparison.relative_to(1)
+    assert from_second[1].win_gap == 0.0 and from_second[1].win_gap_se == 0.0
+    assert from_second[0].win_gap == pytest.approx(-comparison.values[1].win_gap)
+    assert from_second[0].win_gap_se == pytest.approx(comparison.values[1].win_gap_se)
+    assert [v.win for v in from_second] == [v.win for v in comparison.values]
+    assert from_second[2].win_gap == pytest.approx(
+        comparison.values[2].win_gap - comparison.values[1].win_gap
+    )
+
+
+def test_the_move_played_is_judged_against_the_best_of_the_searchs_top_moves():
+    """A short search ranks near-equal moves differently from seed to seed, so the move
+    played is compared with the search's most visited moves that have enough visits (not
+    its single favourite), and the engine's choice is the one that did best on the same
+    worlds."""
+    record = read_record(blunder_record("7@1:1"))
+    settings = ReviewSettings(iterations_per_move=3000, seed=2, candidates=3)
+    decision, _ = review_decision(record.states()[0], record.moves[0], 0, settings)
+    view = _position_for(record.states()[0], record.moves[0])
+    search = run_search(view, settings.limit(settings.search_share), make_evaluator(0.1), 2)
+    expected = [c.move for c in search.candidates if c.move != "7@1:1" and c.visits >= 30][:3]
+    assert len(expected) >= 2 and list(decision.rivals) == expected
+    assert decision.best in decision.rivals
+    single = review_decision(
+        record.states()[0], record.moves[0], 0, replace(settings, candidates=1)
+    )[0]
+    assert single.rivals == (search.best.move,)
+
+
+def test_candidates_must_be_at_least_one():
+    with pytest.raises(ManhattanError, match="candidates"):
+        ReviewSettings(candidates=0)
