@@ -1,10 +1,11 @@
 """The coach at the table: after a person's move, what it cost against the engine's choice
 and why, in words; a hint before it; and when to offer taking a move back.
 
-The judgement is the review's (``analyzer.review.review_decision``): the engine's choice
-is searched from the mover's view and compared with the move played on the same dealt
-worlds, so the loss in win % and in points comes with a standard error, and a mark or a
-"better move" is given only when the comparison shows it with confidence.  The words are
+The judgement is the review's (``analyzer.review.review_decision``): the position is
+searched from the mover's view and the search's favourite (or its top few, ``candidates``)
+is compared with the move played on the same dealt worlds, so the loss in win % and in
+points comes with a standard error, and a mark or a "better move" is given only when the
+comparison shows it with confidence.  The words are
 ``analyzer.explain``'s: what each move does, why the engine's is better, and — what
 lichess users ask for — the punishing reply: which opponent can undo the move's gain on
 their next turn, with which card and how likely, from the cards the mover cannot see.

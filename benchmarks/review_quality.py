@@ -11,7 +11,8 @@ at the review's default settings (issue 8):
 Also the wall time of each default review (a 4-player game should take under 2 minutes
 on 2 cores).  Prints one JSON object with ``--json``.  ``--iterations-per-move N`` replaces
 the default wall-time budget by an iteration budget (for a machine shared with other
-work); ``--games NAME…`` picks games; ``--limit K`` reviews the first K decisions only.
+work); ``--games NAME…`` picks games; ``--limit K`` reviews the first K decisions only;
+``--candidates K`` compares the move played with the search's K most visited moves.
 
 Usage: ``python benchmarks/review_quality.py [--json] [--workers 2] [--scale 20]``.
 """
@@ -28,6 +29,7 @@ from pathlib import Path
 from analyzer.engine import default_workers, make_evaluator
 from analyzer.review import ReviewSettings, _position_for, review_decision, review_game
 from positions.bundled import bundled_files
+from positions.errors import ManhattanError
 from positions.moves import parse_move
 from positions.record import GameRecord, load_record
 from search.compare import compare_decisions
@@ -117,6 +119,7 @@ def measure(games: list[Path], settings: ReviewSettings, scale: int, limit: int 
             "seconds_per_move": settings.seconds_per_move,
             "iterations_per_move": settings.iterations_per_move,
             "workers": settings.workers,
+            "candidates": settings.candidates,
             "scale": scale,
         },
         "interrupted": interrupted,
@@ -159,6 +162,15 @@ def measure_game(
         "marks_seed2": sum(1 for d in second.decisions if d.mark),
         "same_mark": agree,
         "marked_checked": len(game_checks),
+        "disagreements": [
+            {
+                "index": a.index,
+                "marks": [a.mark, b.mark],
+                "losses": [round(a.loss, 1), round(b.loss, 1)],
+            }
+            for a, b in zip(first.decisions, second.decisions, strict=True)
+            if a.mark != b.mark
+        ],
     }
     return game, game_checks, agree
 
@@ -171,10 +183,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--scale", type=int, default=20)
     parser.add_argument("--games", nargs="*", default=None, help="bundled game file names")
     parser.add_argument("--limit", type=int, default=None)
+    parser.add_argument(
+        "--candidates",
+        type=int,
+        default=None,
+        help="rivals of the move played (default: the review's)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     games = [p for p in bundled_files("games") if args.games is None or p.name in args.games]
     settings = ReviewSettings(workers=args.workers, iterations_per_move=args.iterations_per_move)
+    if args.candidates is not None:
+        try:
+            settings = replace(settings, candidates=args.candidates)
+        except ManhattanError as error:
+            parser.error(str(error))
     result = measure(games, settings, args.scale, args.limit)
     if args.json:
         print(json.dumps(result))
