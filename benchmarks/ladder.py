@@ -25,6 +25,8 @@ Matchups (``--iterations`` N, default 6,000; the engine is ``--engine``, default
 engine variant that has no spec of its own.  Games run ``--workers`` at a time, one core
 each.  ``--readme`` rewrites the ladder table of README.md between the lines
 ``<!-- ladder:begin -->`` and ``<!-- ladder:end -->`` (rows of matchups not run are kept).
+Ctrl-C ends the run with the figures of the deals finished (``"interrupted": true``); a
+rung cut short is printed but not written into the README.
 
     python benchmarks/ladder.py [--deals 25] [--iterations 6000] [--engine SPEC]
         [--versus SPEC] [--workers 2] [--seed 2026] [--only NAME]... [--json]
@@ -241,6 +243,20 @@ def summarize(matchup: Matchup, games: Sequence[ScheduledGame], played: Sequence
     }
 
 
+def complete_deals(
+    games: Sequence[ScheduledGame], played: Sequence[dict | None]
+) -> tuple[list[ScheduledGame], list[dict]]:
+    """The games (and their results, same order) of the deals whose every game has a
+    result: a deal cut short would seat the tested bot in some seats only."""
+    unfinished = {game.deal for game, result in zip(games, played, strict=True) if not result}
+    kept = [
+        (game, result)
+        for game, result in zip(games, played, strict=True)
+        if game.deal not in unfinished and result is not None
+    ]
+    return [game for game, _ in kept], [result for _, result in kept]
+
+
 def run_matchup(
     matchup: Matchup,
     deals: int,
@@ -250,21 +266,28 @@ def run_matchup(
 ) -> dict:
     """Play every game of ``matchup`` (``deals`` deals × every seat) on ``workers``
     processes and return its summary (``summarize``) with the wall ``seconds`` and each
-    game's result.  ``progress(done, total)`` is called as games finish."""
+    game's result.  ``progress(done, total)`` is called as games finish.  Ctrl-C ends the
+    matchup early: the summary then counts the deals whose every seat finished (so both
+    sides still had the same cards) and says ``"interrupted": true``."""
     for spec in dict.fromkeys((matchup.tested, matchup.opponent)):
         check_seat_spec(spec)
-    games = schedule(deals, seed)
+    scheduled = schedule(deals, seed)
     started = time.perf_counter()
-    jobs = (delayed(_numbered)(i, seat_specs(matchup, g), g.seed) for i, g in enumerate(games))
-    played: list[dict | None] = [None] * len(games)
+    jobs = (delayed(_numbered)(i, seat_specs(matchup, g), g.seed) for i, g in enumerate(scheduled))
+    played: list[dict | None] = [None] * len(scheduled)
     parallel = Parallel(n_jobs=workers, return_as="generator_unordered")
-    for done, (index, result) in enumerate(parallel(jobs), start=1):
-        played[index] = result
-        if progress is not None:
-            progress(done, len(games))
-    results = [r for r in played if r is not None]  # every game: a failed one raised
+    interrupted = False
+    try:
+        for done, (index, result) in enumerate(parallel(jobs), start=1):
+            played[index] = result
+            if progress is not None:
+                progress(done, len(scheduled))
+    except KeyboardInterrupt:
+        interrupted = True
+    games, results = complete_deals(scheduled, played)
     summary = summarize(matchup, games, results)
     summary["seconds"] = round(time.perf_counter() - started, 1)
+    summary["interrupted"] = interrupted
     summary["results"] = [
         {
             "deal": game.deal,
@@ -407,14 +430,18 @@ def _run(args: argparse.Namespace) -> int:
                 print(f"{name}: {done}/{total} games", file=sys.stderr, flush=True)
 
         summaries.append(run_matchup(matchup, args.deals, args.seed, args.workers, progress))
-    if args.readme is not None:
-        rewrite_readme(args.readme, summaries, names)
+        if summaries[-1]["interrupted"]:
+            break
+    finished = [s for s in summaries if not s["interrupted"]]
+    if args.readme is not None and finished:
+        rewrite_readme(args.readme, finished, names)
     report = {
         "engine": args.engine,
         "iterations": args.iterations,
         "deals": args.deals,
         "seed": args.seed,
         "workers": args.workers,
+        "interrupted": any(s["interrupted"] for s in summaries),
         "matchups": summaries,
     }
     if args.json:

@@ -339,3 +339,26 @@ def test_the_frozen_adapter_refuses_packages_that_are_not_frozen():
     )
     assert done.returncode == 1
     assert "not the frozen environment" in done.stderr
+
+
+def test_ctrl_c_keeps_the_deals_whose_every_seat_finished():
+    """A matchup cut short counts only whole deals, so both sides still had the same
+    cards; the summary says it was interrupted."""
+    matchup = ladder.Matchup("vs_greedy", "mcts:20", "greedy", "`greedy`", 0.95)
+
+    def interrupt_after_five(done: int, total: int) -> None:
+        if done == 5:
+            raise KeyboardInterrupt
+
+    summary = ladder.run_matchup(matchup, deals=2, seed=5, workers=1, progress=interrupt_after_five)
+    assert summary["interrupted"] is True
+    assert summary["games"] == 4 and summary["deals"] == 1
+    assert sorted(r["seat"] for r in summary["results"]) == [1, 2, 3, 4]
+
+
+def test_complete_deals_drops_a_deal_with_a_missing_game():
+    games = ladder.schedule(2, seed=5)
+    played = [{"n": i} for i in range(len(games))]
+    played[-1] = None
+    kept, results = ladder.complete_deals(games, played)
+    assert {g.deal for g in kept} == {games[0].deal} and len(kept) == len(results) == 4
