@@ -248,12 +248,9 @@ def complete_deals(
 ) -> tuple[list[ScheduledGame], list[dict]]:
     """The games (and their results, same order) of the deals whose every game has a
     result: a deal cut short would seat the tested bot in some seats only."""
-    unfinished = {game.deal for game, result in zip(games, played, strict=True) if not result}
-    kept = [
-        (game, result)
-        for game, result in zip(games, played, strict=True)
-        if game.deal not in unfinished and result is not None
-    ]
+    pairs = list(zip(games, played, strict=True))
+    unfinished = {game.deal for game, result in pairs if result is None}
+    kept = [(game, result) for game, result in pairs if game.deal not in unfinished]
     return [game for game, _ in kept], [result for _, result in kept]
 
 

@@ -96,16 +96,16 @@ def measure(games: list[Path], settings: ReviewSettings, scale: int, limit: int 
     interrupted = False
     for path in games:
         try:
-            game, game_checks, agree = measure_game(path, settings, scale, limit)
+            game, game_checks = measure_game(path, settings, scale, limit)
         except KeyboardInterrupt:
             interrupted = True
             break
         per_game.append(game)
         checks.extend(game_checks)
-        same += agree
+        same += game["same_mark"]
         total += game["decisions"]
         print(
-            f"{path.name}: same mark {agree}/{game['decisions']}, "
+            f"{path.name}: same mark {game['same_mark']}/{game['decisions']}, "
             f"{len(game_checks)} marked checked",
             file=sys.stderr,
             flush=True,
@@ -139,15 +139,23 @@ def measure(games: list[Path], settings: ReviewSettings, scale: int, limit: int 
 
 def measure_game(
     path: Path, settings: ReviewSettings, scale: int, limit: int | None
-) -> tuple[dict, list[dict], int]:
-    """One game's figures, the checks of its marked decisions and how many decisions got
-    the same mark in both reviews."""
+) -> tuple[dict, list[dict]]:
+    """One game's figures (``same_mark``: the decisions that got the same mark, or none, in
+    both reviews) and the checks of its marked decisions."""
     record = trimmed(load_record(path), limit)
     started = time.monotonic()
     first = review_game(record, replace(settings, seed=1))
     seconds = time.monotonic() - started
     second = review_game(record, replace(settings, seed=2))
-    agree = sum(a.mark == b.mark for a, b in zip(first.decisions, second.decisions, strict=True))
+    disagreements = [
+        {
+            "index": a.index,
+            "marks": [a.mark, b.mark],
+            "losses": [round(a.loss, 1), round(b.loss, 1)],
+        }
+        for a, b in zip(first.decisions, second.decisions, strict=True)
+        if a.mark != b.mark
+    ]
     marked = {d.index: d for d in first.decisions if d.mark}
     for d in second.decisions:
         if d.mark and d.index not in marked:
@@ -160,19 +168,11 @@ def measure_game(
         "review_seconds": round(seconds, 1),
         "marks_seed1": sum(1 for d in first.decisions if d.mark),
         "marks_seed2": sum(1 for d in second.decisions if d.mark),
-        "same_mark": agree,
+        "same_mark": len(first.decisions) - len(disagreements),
         "marked_checked": len(game_checks),
-        "disagreements": [
-            {
-                "index": a.index,
-                "marks": [a.mark, b.mark],
-                "losses": [round(a.loss, 1), round(b.loss, 1)],
-            }
-            for a, b in zip(first.decisions, second.decisions, strict=True)
-            if a.mark != b.mark
-        ],
+        "disagreements": disagreements,
     }
-    return game, game_checks, agree
+    return game, game_checks
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -20,6 +20,7 @@ import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -51,17 +52,26 @@ class DecisionValue:
 
 @dataclass(frozen=True)
 class Comparison:
-    """The decisions compared on the same ``iterations`` dealt worlds; ``values[0]`` is the
-    reference (its gaps are zero).  ``relative_to(k)`` measures them against decision ``k``
-    instead, from the same paired outcomes."""
+    """The decisions compared on the same dealt worlds: ``outcomes`` holds, per paired
+    iteration and decision, the observer's win share, final total and margin.  ``values``
+    measures every decision against the first (its gaps are zero); ``relative_to(k)``
+    against decision ``k`` instead, from the same paired outcomes."""
 
-    values: list[DecisionValue]
-    iterations: int
     seconds: float
     interrupted: bool
     state: GameState = field(repr=False)
     decisions: tuple[tuple[int, ...], ...] = field(repr=False)
     outcomes: np.ndarray = field(repr=False)
+
+    @property
+    def iterations(self) -> int:
+        """The paired iterations compared."""
+        return len(self.outcomes)
+
+    @cached_property
+    def values(self) -> list[DecisionValue]:
+        """The compared decisions' values, the first decision the reference."""
+        return self.relative_to(0)
 
     def relative_to(self, reference: int) -> list[DecisionValue]:
         """The compared decisions' values with decision ``reference`` as the one the gaps
@@ -143,22 +153,14 @@ def compare_decisions(
     ]
     parts, interrupted = fan_out(jobs, parallelism)
     outcomes = np.concatenate(parts, axis=0)
-    return Comparison(
-        _values(state, forced, outcomes),
-        len(outcomes),
-        time.monotonic() - started,
-        interrupted,
-        state,
-        forced,
-        outcomes,
-    )
+    return Comparison(time.monotonic() - started, interrupted, state, forced, outcomes)
 
 
 def _values(
     state: GameState,
     decisions: tuple[tuple[int, ...], ...],
     outcomes: np.ndarray,
-    reference: int = 0,
+    reference: int,
 ) -> list[DecisionValue]:
     values = []
     base = outcomes[:, reference, :]
