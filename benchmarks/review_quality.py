@@ -14,6 +14,13 @@ the default wall-time budget by an iteration budget (for a machine shared with o
 work); ``--games NAME…`` picks games; ``--limit K`` reviews the first K decisions only;
 ``--candidates K`` compares the move played with the search's K most visited moves.
 
+A run's JSON keeps what both reviews found for every decision and what the 20× checks
+found, so ``--rescore RUN.json`` gives the figures of the same run with its decisions
+marked by another rule (``--confidence-z``, ``--thresholds``, ``--decided``) without
+searching again.  Only a rule at least as strict as the run's can be read that way (the
+run checked only the decisions its own rule marked); under the run's own rule the figures
+come back unchanged.
+
 Usage: ``python benchmarks/review_quality.py [--json] [--workers 2] [--scale 20]``.
 """
 
@@ -27,13 +34,22 @@ from dataclasses import replace
 from pathlib import Path
 
 from analyzer.engine import default_workers, make_evaluator
-from analyzer.review import ReviewSettings, _position_for, review_decision, review_game
+from analyzer.review import (
+    DecisionReview,
+    ReviewSettings,
+    _position_for,
+    confident_loss,
+    mark_for,
+    review_decision,
+    review_game,
+)
 from positions.bundled import bundled_files
 from positions.errors import ManhattanError
 from positions.moves import parse_move
 from positions.record import GameRecord, load_record
 from search.compare import compare_decisions
 
+SEVERE = ("?", "??")
 TARGETS = {"same_mark_share": 0.90, "within_5_share": 0.80, "false_better": 0}
 
 
@@ -45,9 +61,17 @@ def trimmed(record: GameRecord, limit: int | None) -> GameRecord:
     return GameRecord(record.players, tags, record.moves[:limit])
 
 
-def check_marked(record: GameRecord, decision, settings: ReviewSettings, scale: int) -> dict:
-    """The 20× review of one marked decision: its loss, and the paired rating of the
-    default review's better move against the move played."""
+def check_marked(
+    record: GameRecord,
+    reviews: tuple[DecisionReview, DecisionReview],
+    settings: ReviewSettings,
+    scale: int,
+) -> dict:
+    """The 20× review of one decision that either review marked: its loss, and the paired
+    rating against the move played of each better move a ``?``/``??`` offered.  The row's
+    ``loss`` and ``better`` are those of the first review that marked it."""
+    first, second = reviews
+    decision = first if first.mark else second
     big = replace(
         settings,
         seconds_per_move=settings.seconds_per_move * scale,
@@ -68,65 +92,182 @@ def check_marked(record: GameRecord, decision, settings: ReviewSettings, scale: 
         "within_5": abs(judged.loss - decision.loss) <= 5.0,
         "better": decision.better,
         "better_below_played": None,
+        "better_minus_played_20x": {},
     }
-    if decision.mark in ("?", "??") and decision.better:
-        view = _position_for(state, recorded)
-        better = view.move_to_actions(parse_move(decision.better))
-        played = view.move_to_actions(recorded.move)
+    offered = {d.better for d in reviews if d.mark in SEVERE and d.better}
+    view = _position_for(state, recorded)
+    played = view.move_to_actions(recorded.move)
+    for better in sorted(offered):
         comparison = compare_decisions(
             view,
-            [better, played],
+            [view.move_to_actions(parse_move(better)), played],
             big.limit(1.0),
             make_evaluator(settings.epsilon),
             big.seed,
             settings.parallelism(),
         )
-        gap = comparison.values[1].win_gap  # better minus played
-        row["better_minus_played_20x"] = round(100 * gap, 2)
-        row["better_below_played"] = gap < 0
+        row["better_minus_played_20x"][better] = round(100 * comparison.values[1].win_gap, 2)
+    if decision.mark in SEVERE and decision.better:
+        row["better_below_played"] = row["better_minus_played_20x"][decision.better] < 0
     return row
 
 
-def measure(games: list[Path], settings: ReviewSettings, scale: int, limit: int | None) -> dict:
-    """Review each game twice, check the marked decisions at ``scale``× the budget.  A
-    line per game goes to stderr; Ctrl-C ends the run with the figures of the games
-    finished (``"interrupted": true``)."""
+def measure(
+    games: list[Path],
+    settings: ReviewSettings,
+    scale: int,
+    limit: int | None,
+    seeds: tuple[int, int] = (1, 2),
+) -> dict:
+    """Review each game twice (with ``seeds``), check the marked decisions at ``scale``×
+    the budget (``scale`` 0: no checks, stability only).  A line per game goes to stderr;
+    Ctrl-C ends the run with the figures of the games finished (``"interrupted": true``)."""
     per_game, checks = [], []
-    same = total = 0
     interrupted = False
     for path in games:
         try:
-            game, game_checks = measure_game(path, settings, scale, limit)
+            game, game_checks = measure_game(path, settings, scale, limit, seeds)
         except KeyboardInterrupt:
             interrupted = True
             break
         per_game.append(game)
         checks.extend(game_checks)
-        same += game["same_mark"]
-        total += game["decisions"]
-        print(
-            f"{path.name}: same mark {game['same_mark']}/{game['decisions']}, "
-            f"{len(game_checks)} marked checked",
-            file=sys.stderr,
-            flush=True,
-        )
-    within = sum(1 for c in checks if c["within_5"])
-    false_better = sum(1 for c in checks if c["better_below_played"])
-    same_share = same / total if total else 1.0
-    within_share = within / len(checks) if checks else 1.0
-    return {
+        print(f"{path.name}: reviewed twice, {len(game_checks)} marked checked", file=sys.stderr)
+    run = {
         "settings": {
             "seconds_per_move": settings.seconds_per_move,
             "iterations_per_move": settings.iterations_per_move,
             "workers": settings.workers,
             "candidates": settings.candidates,
             "scale": scale,
+            "seeds": list(seeds),
+            **mark_rule(settings),
         },
         "interrupted": interrupted,
         "games": per_game,
+        "checks": checks,
+    }
+    return {**run, **summarize(run, settings)}
+
+
+def measure_game(
+    path: Path, settings: ReviewSettings, scale: int, limit: int | None, seeds: tuple[int, int]
+) -> tuple[dict, list[dict]]:
+    """One game's two reviews (every decision's figures, as ``raw_decision``) and the 20×
+    checks of the decisions either review marked."""
+    record = trimmed(load_record(path), limit)
+    started = time.monotonic()
+    first = review_game(record, replace(settings, seed=seeds[0]))
+    seconds = time.monotonic() - started
+    second = review_game(record, replace(settings, seed=seeds[1]))
+    pairs = zip(first.decisions, second.decisions, strict=True)
+    game_checks = [
+        {"game": path.name, **check_marked(record, pair, settings, scale)}
+        for pair in pairs
+        if scale > 0 and (pair[0].mark or pair[1].mark)
+    ]
+    game = {
+        "game": path.name,
+        "players": record.players,
+        "review_seconds": round(seconds, 1),
+        "reviews": [
+            [raw_decision(d) for d in first.decisions],
+            [raw_decision(d) for d in second.decisions],
+        ],
+    }
+    return game, game_checks
+
+
+def raw_decision(decision: DecisionReview) -> dict:
+    """What a review found for one decision, enough to mark it again by a stricter rule."""
+    return {
+        "index": decision.index,
+        "mark": decision.mark,
+        "best": decision.best,
+        "better": decision.better,
+        "loss": decision.loss,
+        "loss_se": decision.loss_se,
+        "points_loss": decision.points_loss,
+        "points_loss_se": decision.points_loss_se,
+        "win_before": decision.win_before,
+        "win_after": decision.win_after,
+        "compared": decision.compared,
+    }
+
+
+def mark_rule(settings: ReviewSettings) -> dict:
+    """The settings that decide a mark from a decision's figures."""
+    return {
+        "confidence_z": settings.confidence_z,
+        "thresholds": list(settings.thresholds),
+        "decided": settings.decided,
+    }
+
+
+def remark(raw: dict, settings: ReviewSettings) -> str | None:
+    """The mark ``settings`` give a decision a review found ``raw`` (``raw_decision``):
+    the review's own rule, so a run's marks come out unchanged under its own settings."""
+    if raw["better"] is None or confident_loss(raw["loss"], raw["loss_se"], settings) <= 0:
+        return None
+    return mark_for(raw["loss"], raw["loss_se"], raw["win_before"], raw["win_after"], settings)
+
+
+def summarize(run: dict, settings: ReviewSettings) -> dict:
+    """The three figures of a run's reviews and checks, every decision marked by
+    ``settings``' rule (``remark``), with each game's agreements and disagreements."""
+    checks_by_decision = {(c["game"], c["index"]): c for c in run["checks"]}
+    checked = run["settings"]["scale"] > 0
+    games, checks = [], []
+    marked = 0
+    for game in run["games"]:
+        first, second = game["reviews"]
+        marks = [[remark(raw, settings) for raw in review] for review in (first, second)]
+        disagreements = [
+            {
+                "index": a["index"],
+                "marks": [m, n],
+                "losses": [round(a["loss"], 1), round(b["loss"], 1)],
+            }
+            for a, b, m, n in zip(first, second, *marks, strict=True)
+            if m != n
+        ]
+        for a, b, m, n in zip(first, second, *marks, strict=True):
+            if m or n:
+                marked += 1
+                if checked:
+                    check = checks_by_decision[game["game"], a["index"]]
+                    checks.append(judged_check(check, [(a, m), (b, n)]))
+        games.append(
+            {
+                **game,
+                "decisions": len(first),
+                "marks_seed1": sum(1 for m in marks[0] if m),
+                "marks_seed2": sum(1 for m in marks[1] if m),
+                "same_mark": len(first) - len(disagreements),
+                "disagreements": disagreements,
+            }
+        )
+    total = sum(g["decisions"] for g in games)
+    same_share = sum(g["same_mark"] for g in games) / total if total else 1.0
+    within_share = sum(c["within_5"] for c in checks) / len(checks) if checks else 1.0
+    false_better = sum(1 for c in checks if c["better_below_played"])
+    if not checked:
+        return {
+            "games": games,
+            "decisions": total,
+            "same_mark_share": round(same_share, 4),
+            "marked": marked,
+            "within_5_share": None,
+            "false_better": None,
+            "checks": [],
+            "targets": TARGETS,
+            "meets_targets": None,
+        }
+    return {
+        "games": games,
         "decisions": total,
         "same_mark_share": round(same_share, 4),
-        "marked": len(checks),
+        "marked": marked,
         "within_5_share": round(within_share, 4),
         "false_better": false_better,
         "checks": checks,
@@ -137,42 +278,45 @@ def measure(games: list[Path], settings: ReviewSettings, scale: int, limit: int 
     }
 
 
-def measure_game(
-    path: Path, settings: ReviewSettings, scale: int, limit: int | None
-) -> tuple[dict, list[dict]]:
-    """One game's figures (``same_mark``: the decisions that got the same mark, or none, in
-    both reviews) and the checks of its marked decisions."""
-    record = trimmed(load_record(path), limit)
-    started = time.monotonic()
-    first = review_game(record, replace(settings, seed=1))
-    seconds = time.monotonic() - started
-    second = review_game(record, replace(settings, seed=2))
-    disagreements = [
-        {
-            "index": a.index,
-            "marks": [a.mark, b.mark],
-            "losses": [round(a.loss, 1), round(b.loss, 1)],
-        }
-        for a, b in zip(first.decisions, second.decisions, strict=True)
-        if a.mark != b.mark
-    ]
-    marked = {d.index: d for d in first.decisions if d.mark}
-    for d in second.decisions:
-        if d.mark and d.index not in marked:
-            marked[d.index] = d
-    game_checks = [check_marked(record, d, settings, scale) for _, d in sorted(marked.items())]
-    game = {
-        "game": path.name,
-        "players": record.players,
-        "decisions": len(first.decisions),
-        "review_seconds": round(seconds, 1),
-        "marks_seed1": sum(1 for d in first.decisions if d.mark),
-        "marks_seed2": sum(1 for d in second.decisions if d.mark),
-        "same_mark": len(first.decisions) - len(disagreements),
-        "marked_checked": len(game_checks),
-        "disagreements": disagreements,
+def judged_check(check: dict, reviews: list[tuple[dict, str | None]]) -> dict:
+    """A 20× check read for the two reviews of its decision (each: what it found, the
+    mark it gets): the loss of the first that marked it, within 5 points of the 20× loss
+    or not, and whether a better move either offered with ``?``/``??`` is rated below the
+    move played (a false better move, whichever review offered it)."""
+    judged, mark = next((raw, mark) for raw, mark in reviews if mark)
+    gaps = check["better_minus_played_20x"]
+    offered = [raw["better"] for raw, m in reviews if m in SEVERE and raw["better"]]
+    return {
+        **check,
+        "mark": mark,
+        "loss": round(judged["loss"], 2),
+        "within_5": abs(check["loss_20x"] - judged["loss"]) <= 5.0,
+        "better": judged["better"],
+        "better_below_played": any(gaps[b] < 0 for b in offered) if offered else None,
     }
-    return game, game_checks
+
+
+def rescore(path: Path, settings: ReviewSettings) -> dict:
+    """The figures of a saved ``--json`` run with its decisions marked by ``settings``'
+    rule instead of the run's.  Only a rule at least as strict as the run's can be read
+    from it (the run checked only the decisions its own rule marked): raises ``ValueError``
+    otherwise, or for a file that is not such a run."""
+    try:
+        run = json.loads(path.read_text())
+        rule = run["settings"]
+        strict_enough = (
+            settings.confidence_z >= rule["confidence_z"]
+            and settings.decided >= rule["decided"]
+            and all(a >= b for a, b in zip(settings.thresholds, rule["thresholds"], strict=True))
+        )
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise ValueError(f"{path}: not a review_quality.py --json run ({error})") from None
+    if not strict_enough:
+        used = (
+            f"z {rule['confidence_z']}, thresholds {rule['thresholds']}, decided {rule['decided']}"
+        )
+        raise ValueError(f"{path}: the run's rule ({used}) is stricter; rescore only stricter")
+    return {**run, "settings": {**rule, **mark_rule(settings)}, **summarize(run, settings)}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -180,7 +324,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--workers", type=int, default=default_workers())
     parser.add_argument("--iterations-per-move", type=int, default=None)
-    parser.add_argument("--scale", type=int, default=20)
+    parser.add_argument("--scale", type=int, default=20, help="0: no 20x checks")
+    parser.add_argument("--seeds", type=int, nargs=2, default=(1, 2))
     parser.add_argument("--games", nargs="*", default=None, help="bundled game file names")
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument(
@@ -189,16 +334,29 @@ def main(argv: list[str] | None = None) -> None:
         default=None,
         help="rivals of the move played (default: the review's)",
     )
+    parser.add_argument("--rescore", type=Path, default=None, help="a saved --json run")
+    parser.add_argument("--confidence-z", type=float, default=ReviewSettings.confidence_z)
+    parser.add_argument("--thresholds", type=float, nargs=3, default=ReviewSettings.thresholds)
+    parser.add_argument("--decided", type=float, default=ReviewSettings.decided)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     games = [p for p in bundled_files("games") if args.games is None or p.name in args.games]
-    settings = ReviewSettings(workers=args.workers, iterations_per_move=args.iterations_per_move)
-    if args.candidates is not None:
-        try:
+    try:
+        settings = ReviewSettings(
+            workers=args.workers,
+            iterations_per_move=args.iterations_per_move,
+            confidence_z=args.confidence_z,
+            thresholds=tuple(args.thresholds),
+            decided=args.decided,
+        )
+        if args.candidates is not None:
             settings = replace(settings, candidates=args.candidates)
-        except ManhattanError as error:
-            parser.error(str(error))
-    result = measure(games, settings, args.scale, args.limit)
+        if args.rescore is not None:
+            result = rescore(args.rescore, settings)
+    except (ManhattanError, ValueError) as error:
+        parser.error(str(error))
+    if args.rescore is None:
+        result = measure(games, settings, args.scale, args.limit, tuple(args.seeds))
     if args.json:
         print(json.dumps(result))
         return
@@ -207,11 +365,13 @@ def main(argv: list[str] | None = None) -> None:
             f"{game['game']}: {game['decisions']} decisions in {game['review_seconds']} s, "
             f"marks {game['marks_seed1']}/{game['marks_seed2']}, same mark {game['same_mark']}"
         )
-    print(
-        f"same mark {result['same_mark_share']:.1%} (target 90%); within 5 points of the "
-        f"{args.scale}x review {result['within_5_share']:.1%} of {result['marked']} marked "
-        f"(target 80%); false better moves {result['false_better']} (target 0)"
-    )
+    print(f"same mark {result['same_mark_share']:.1%} (target 90%), {result['marked']} marked")
+    if result["within_5_share"] is not None:
+        scale = result["settings"]["scale"]
+        print(
+            f"within 5 points of the {scale}x review {result['within_5_share']:.1%} "
+            f"(target 80%); false better moves {result['false_better']} (target 0)"
+        )
 
 
 if __name__ == "__main__":
