@@ -11,8 +11,8 @@ lichess users ask for — the punishing reply: which opponent can undo the move'
 their next turn, with which card and how likely, from the cards the mover cannot see.
 
 Teaching mode (KaTrain's): a take-back is offered when the move's confident loss (the
-loss less 1.645 standard errors) reaches ``teach_threshold`` win-% points, 10 by default
-(the ``?`` mark), and the engine's move is established as better.
+loss less 2.576 standard errors, as the review marks) reaches ``teach_threshold`` win-%
+points, 10 by default (the ``?`` mark), and the engine's move is established as better.
 
 Everything returned is plain data (``to_json``); nothing here prints.
 """

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 Z95 = 1.959964  # two-sided 95 %
 Z95_ONE_SIDED = 1.644854  # one-sided 95 %
+Z995_ONE_SIDED = 2.575829  # one-sided 99.5 %
 
 
 def wilson_interval(wins: float, games: int, z: float = Z95) -> tuple[float, float]:

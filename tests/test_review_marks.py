@@ -102,7 +102,7 @@ def test_an_uncertain_loss_is_not_marked():
     review = review_game(record, ReviewSettings(iterations_per_move=200, seed=1))
     for decision in review.decisions:
         if decision.mark is not None:
-            assert decision.loss - 1.645 * decision.loss_se >= 5
+            assert decision.loss - ReviewSettings().confidence_z * decision.loss_se >= 5
             assert decision.better == decision.best
         if decision.played != decision.best:
             assert decision.compared > 0
