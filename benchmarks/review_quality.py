@@ -68,10 +68,9 @@ def check_marked(
     scale: int,
 ) -> dict:
     """The 20× review of one decision that either review marked: its loss, and the paired
-    rating against the move played of each better move a ``?``/``??`` offered.  The row's
-    ``loss`` and ``better`` are those of the first review that marked it."""
-    first, second = reviews
-    decision = first if first.mark else second
+    rating against the move played of each better move a ``?``/``??`` offered (win-%
+    points, better minus played).  ``judged_check`` reads it for the reviews' marks."""
+    index = reviews[0].index
     big = replace(
         settings,
         seconds_per_move=settings.seconds_per_move * scale,
@@ -80,18 +79,13 @@ def check_marked(
         ),
         seed=settings.seed + 1000,
     )
-    state = record.states()[decision.index]
-    recorded = record.moves[decision.index]
-    judged, _ = review_decision(state, recorded, decision.index, big)
+    state = record.states()[index]
+    recorded = record.moves[index]
+    judged, _ = review_decision(state, recorded, index, big)
     row = {
-        "index": decision.index,
+        "index": index,
         "players": record.players,
-        "mark": decision.mark,
-        "loss": round(decision.loss, 2),
-        "loss_20x": round(judged.loss, 2),
-        "within_5": abs(judged.loss - decision.loss) <= 5.0,
-        "better": decision.better,
-        "better_below_played": None,
+        "loss_20x": judged.loss,
         "better_minus_played_20x": {},
     }
     offered = {d.better for d in reviews if d.mark in SEVERE and d.better}
@@ -106,9 +100,7 @@ def check_marked(
             big.seed,
             settings.parallelism(),
         )
-        row["better_minus_played_20x"][better] = round(100 * comparison.values[1].win_gap, 2)
-    if decision.mark in SEVERE and decision.better:
-        row["better_below_played"] = row["better_minus_played_20x"][decision.better] < 0
+        row["better_minus_played_20x"][better] = 100 * comparison.values[1].win_gap
     return row
 
 
@@ -251,30 +243,21 @@ def summarize(run: dict, settings: ReviewSettings) -> dict:
     same_share = sum(g["same_mark"] for g in games) / total if total else 1.0
     within_share = sum(c["within_5"] for c in checks) / len(checks) if checks else 1.0
     false_better = sum(1 for c in checks if c["better_below_played"])
-    if not checked:
-        return {
-            "games": games,
-            "decisions": total,
-            "same_mark_share": round(same_share, 4),
-            "marked": marked,
-            "within_5_share": None,
-            "false_better": None,
-            "checks": [],
-            "targets": TARGETS,
-            "meets_targets": None,
-        }
+    meets = (
+        same_share >= TARGETS["same_mark_share"]
+        and within_share >= TARGETS["within_5_share"]
+        and false_better == TARGETS["false_better"]
+    )
     return {
         "games": games,
         "decisions": total,
         "same_mark_share": round(same_share, 4),
         "marked": marked,
-        "within_5_share": round(within_share, 4),
-        "false_better": false_better,
+        "within_5_share": round(within_share, 4) if checked else None,
+        "false_better": false_better if checked else None,
         "checks": checks,
         "targets": TARGETS,
-        "meets_targets": same_share >= TARGETS["same_mark_share"]
-        and within_share >= TARGETS["within_5_share"]
-        and false_better == TARGETS["false_better"],
+        "meets_targets": meets if checked else None,
     }
 
 
@@ -309,6 +292,8 @@ def rescore(path: Path, settings: ReviewSettings) -> dict:
             and settings.decided >= rule["decided"]
             and all(a >= b for a, b in zip(settings.thresholds, rule["thresholds"], strict=True))
         )
+        if strict_enough:
+            figures = summarize(run, settings)
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise ValueError(f"{path}: not a review_quality.py --json run ({error})") from None
     if not strict_enough:
@@ -316,7 +301,7 @@ def rescore(path: Path, settings: ReviewSettings) -> dict:
             f"z {rule['confidence_z']}, thresholds {rule['thresholds']}, decided {rule['decided']}"
         )
         raise ValueError(f"{path}: the run's rule ({used}) is stricter; rescore only stricter")
-    return {**run, "settings": {**rule, **mark_rule(settings)}, **summarize(run, settings)}
+    return {**run, "settings": {**rule, **mark_rule(settings)}, **figures}
 
 
 def main(argv: list[str] | None = None) -> None:
