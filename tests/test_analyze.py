@@ -173,7 +173,7 @@ def test_mark_thresholds_and_decided_games():
     assert mark_for(2.0, 0.0, 1.0, 0.98, settings) is None  # still won
     # a loss marks only when it clears the threshold with confidence
     assert mark_for(16.0, 1.0, 0.5, 0.34, settings) == "?"
-    assert mark_for(16.0, 0.5, 0.5, 0.34, settings) == "??"
+    assert mark_for(16.0, 0.3, 0.5, 0.34, settings) == "??"  # 16 - 2.576 * 0.3 > 15
     assert mark_for(8.0, 2.0, 0.5, 0.42, settings) is None
     with pytest.raises(ManhattanError):
         ReviewSettings(thresholds=(10.0, 5.0, 15.0))
