@@ -21,9 +21,9 @@ one-sided 99.5 % bound, ``confidence_z``).  That bound was 95 % (1.645) until
 ``benchmarks/review_quality.py`` measured, on two seed pairs at the default budget, that
 99.5 % gives the same mark in two reviews about 2 points more often (90.3 % against
 88.3 %, and 93.0 % against 91.1 %, of 642 decisions) for a fifth fewer marks, with their
-losses as close to a 20× review.  No mark once the game is decided for the mover: when even the
-engine's choice wins at most ``decided`` (3 %) or the played move still wins at least
-``1 - decided``.  The engine's choice is offered as the better move (``better``) only when
+losses as close to a 20× review.  No mark once the game is decided for the mover: when
+even the engine's choice wins at most ``decided`` (3 %) or the played move still wins at
+least ``1 - decided``.  The engine's choice is offered as the better move (``better``) only when
 the comparison shows it better with the same confidence; every candidate has been visited
 at least ``min_visits`` times by the search, so none rests on a handful of visits.
 Accuracy per move follows lichess's curve, ``103.1668 · exp(−0.04354 · loss) − 3.1669``

@@ -6,7 +6,6 @@ import math
 from collections.abc import Sequence
 
 Z95 = 1.959964  # two-sided 95 %
-Z95_ONE_SIDED = 1.644854  # one-sided 95 %
 Z995_ONE_SIDED = 2.575829  # one-sided 99.5 %
 
 
