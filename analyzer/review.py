@@ -241,6 +241,15 @@ def confident_loss(loss: float, loss_se: float, settings: ReviewSettings) -> flo
     return loss - settings.confidence_z * loss_se
 
 
+def is_established(
+    loss: float, loss_se: float, well_visited: bool, settings: ReviewSettings
+) -> bool:
+    """Whether the engine's choice is established as better than the move played: the
+    search visited it at least ``min_visits`` times (``well_visited``) and the paired
+    ``loss`` clears zero with confidence.  Only then is it offered, or a mark given."""
+    return well_visited and confident_loss(loss, loss_se, settings) > 0
+
+
 def mark_for(
     loss: float, loss_se: float, win_before: float, win_after: float, settings: ReviewSettings
 ) -> str | None:
@@ -316,8 +325,8 @@ def review_decision(
     values = comparison.relative_to(chosen)
     engine, played = values[chosen], values[-1]
     loss, loss_se = 100.0 * played.win_gap, 100.0 * played.win_gap_se
-    established = (
-        rivals[chosen].visits >= settings.min_visits and confident_loss(loss, loss_se, settings) > 0
+    established = is_established(
+        loss, loss_se, rivals[chosen].visits >= settings.min_visits, settings
     )
     decision = DecisionReview(
         index=index,

@@ -38,7 +38,7 @@ from analyzer.review import (
     DecisionReview,
     ReviewSettings,
     _position_for,
-    confident_loss,
+    is_established,
     mark_for,
     review_decision,
     review_game,
@@ -198,8 +198,9 @@ def mark_rule(settings: ReviewSettings) -> dict:
 
 def remark(raw: dict, settings: ReviewSettings) -> str | None:
     """The mark ``settings`` give a decision a review found ``raw`` (``raw_decision``):
-    the review's own rule, so a run's marks come out unchanged under its own settings."""
-    if raw["better"] is None or confident_loss(raw["loss"], raw["loss_se"], settings) <= 0:
+    the review's own rule, so a run's marks come out unchanged under its own settings (a
+    better move offered means it was well visited)."""
+    if not is_established(raw["loss"], raw["loss_se"], raw["better"] is not None, settings):
         return None
     return mark_for(raw["loss"], raw["loss_se"], raw["win_before"], raw["win_after"], settings)
 
@@ -214,16 +215,11 @@ def summarize(run: dict, settings: ReviewSettings) -> dict:
     for game in run["games"]:
         first, second = game["reviews"]
         marks = [[remark(raw, settings) for raw in review] for review in (first, second)]
-        disagreements = [
-            {
-                "index": a["index"],
-                "marks": [m, n],
-                "losses": [round(a["loss"], 1), round(b["loss"], 1)],
-            }
-            for a, b, m, n in zip(first, second, *marks, strict=True)
-            if m != n
-        ]
+        disagreements = []
         for a, b, m, n in zip(first, second, *marks, strict=True):
+            if m != n:
+                losses = [round(a["loss"], 1), round(b["loss"], 1)]
+                disagreements.append({"index": a["index"], "marks": [m, n], "losses": losses})
             if m or n:
                 marked += 1
                 if checked:

@@ -102,6 +102,14 @@ def test_a_stricter_rule_marks_fewer_decisions_and_reads_the_marking_review(save
     assert strict["marked"] == 2
 
 
+def test_a_loss_against_a_rival_the_search_hardly_visited_is_never_marked():
+    """A review offers no better move when its rival had too few visits; a rescore must
+    not mark that decision, however large the loss."""
+    decision = {**raw(0, 30.0, 1.0, better=None), "best": "5@6:4a"}
+    assert decision["mark"] is None
+    assert review_quality.remark(decision, replace(RULE, confidence_z=3.0)) is None
+
+
 def test_a_check_is_read_for_the_review_that_marked_it(tmp_path):
     first = [raw(0, 6.0, 1.0)]  # 6 - 1.645 < 5: no mark
     second = [raw(0, 12.0, 1.0, better="5@6:4a")]  # ?
