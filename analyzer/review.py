@@ -79,6 +79,7 @@ class ReviewSettings:
     search_share: float = 0.5
     epsilon: float = 0.1
     config: SearchConfig = SearchConfig()
+    compare_exploration: float = 0.7  # UCB's constant in the comparison's trees
 
     def __post_init__(self) -> None:
         low, mid, high = self.thresholds
@@ -92,6 +93,10 @@ class ReviewSettings:
             raise ManhattanError(f"search share must be in (0, 1), not {self.search_share}")
         if self.candidates < 1:
             raise ManhattanError(f"candidates must be at least 1, not {self.candidates}")
+        if not self.compare_exploration > 0:
+            raise ManhattanError(
+                f"comparison exploration must be positive, not {self.compare_exploration}"
+            )
 
     def parallelism(self) -> Parallelism:
         """The ``Parallelism`` these settings ask for (raises ``ManhattanError`` if bad)."""
@@ -99,6 +104,11 @@ class ReviewSettings:
             return Parallelism(self.workers, self.backend, self.scheduler)
         except ValueError as error:
             raise ManhattanError(str(error)) from None
+
+    def comparison_config(self) -> SearchConfig:
+        """The search knobs of the paired comparison: the search's, with UCB's constant
+        ``compare_exploration``."""
+        return replace(self.config, exploration=self.compare_exploration)
 
     def limit(self, share: float = 1.0) -> Limit:
         """The budget of one search, ``share`` of a decision's budget."""
@@ -319,7 +329,7 @@ def review_decision(
         evaluator,
         seed,
         parallelism,
-        settings.config,
+        settings.comparison_config(),
     )
     chosen = max(range(len(rivals)), key=lambda k: comparison.values[k].win)
     values = comparison.relative_to(chosen)

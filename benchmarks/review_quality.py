@@ -12,7 +12,8 @@ Also the wall time of each default review (a 4-player game should take under 2 m
 on 2 cores).  Prints one JSON object with ``--json``.  ``--iterations-per-move N`` replaces
 the default wall-time budget by an iteration budget (for a machine shared with other
 work); ``--games NAME…`` picks games; ``--limit K`` reviews the first K decisions only;
-``--candidates K`` compares the move played with the search's K most visited moves.
+``--candidates K`` compares the move played with the search's K most visited moves;
+``--compare-exploration C`` sets UCB's constant in the review's comparison trees.
 
 A run's JSON keeps what both reviews found for every decision and what the 20× checks
 found, so ``--rescore RUN.json`` gives the figures of the same run with its decisions
@@ -69,7 +70,9 @@ def check_marked(
 ) -> dict:
     """The 20× review of one decision that either review marked: its loss, and the paired
     rating against the move played of each better move a ``?``/``??`` offered (win-%
-    points, better minus played).  ``judged_check`` reads it for the reviews' marks."""
+    points, better minus played).  That rating is made with the search's own exploration,
+    whatever the review's comparison uses, so the referee stays the same whatever it judges.
+    ``judged_check`` reads it for the reviews' marks."""
     index = reviews[0].index
     big = replace(
         settings,
@@ -131,6 +134,7 @@ def measure(
             "iterations_per_move": settings.iterations_per_move,
             "workers": settings.workers,
             "candidates": settings.candidates,
+            "compare_exploration": settings.compare_exploration,
             "scale": scale,
             "seeds": list(seeds),
             **mark_rule(settings),
@@ -315,6 +319,12 @@ def main(argv: list[str] | None = None) -> None:
         default=None,
         help="rivals of the move played (default: the review's)",
     )
+    parser.add_argument(
+        "--compare-exploration",
+        type=float,
+        default=ReviewSettings.compare_exploration,
+        help="UCB's constant in the comparison trees (default: the review's)",
+    )
     parser.add_argument("--rescore", type=Path, default=None, help="a saved --json run")
     parser.add_argument("--confidence-z", type=float, default=ReviewSettings.confidence_z)
     parser.add_argument("--thresholds", type=float, nargs=3, default=ReviewSettings.thresholds)
@@ -329,6 +339,7 @@ def main(argv: list[str] | None = None) -> None:
             confidence_z=args.confidence_z,
             thresholds=tuple(args.thresholds),
             decided=args.decided,
+            compare_exploration=args.compare_exploration,
         )
         if args.candidates is not None:
             settings = replace(settings, candidates=args.candidates)

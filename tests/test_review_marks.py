@@ -15,6 +15,7 @@ from analyzer.engine import make_evaluator
 from analyzer.review import ReviewSettings, _position_for, review_decision, review_game
 from positions import GameState, parse_position
 from positions.errors import ManhattanError
+from positions.moves import parse_move
 from positions.playout import PlayoutEvaluator
 from positions.record import read_record
 from search.compare import compare_decisions
@@ -148,3 +149,34 @@ def test_the_move_played_is_judged_against_the_best_of_the_searchs_top_moves():
 def test_candidates_must_be_at_least_one():
     with pytest.raises(ManhattanError, match="candidates"):
         ReviewSettings(candidates=0)
+
+
+def test_the_comparison_trees_explore_with_their_own_constant():
+    """The paired comparison searches with ``compare_exploration``, not the search's."""
+    record = read_record(blunder_record("7@1:1"))
+    state, recorded = record.states()[0], record.moves[0]
+    settings = ReviewSettings(iterations_per_move=1200, seed=3, compare_exploration=0.2)
+    decision, _ = review_decision(state, recorded, 0, settings)
+    view = _position_for(state, recorded)
+    played = view.move_to_actions(recorded.move)
+    best = view.move_to_actions(parse_move(decision.best))
+
+    def loss(exploration: float) -> float:
+        comparison = compare_decisions(
+            view,
+            [best, played],
+            settings.limit(1 - settings.search_share),
+            make_evaluator(settings.epsilon),
+            settings.seed,
+            Parallelism(1),
+            replace(settings.config, exploration=exploration),
+        )
+        return 100 * comparison.values[1].win_gap
+
+    assert decision.loss == pytest.approx(max(0.0, loss(0.2)))
+    assert loss(0.2) != pytest.approx(loss(settings.config.exploration))
+
+
+def test_the_comparison_exploration_must_be_positive():
+    with pytest.raises(ManhattanError, match="exploration"):
+        ReviewSettings(compare_exploration=0)
