@@ -102,6 +102,7 @@ def check_marked(
             make_evaluator(settings.epsilon),
             big.seed,
             settings.parallelism(),
+            settings.config,
         )
         row["better_minus_played_20x"][better] = 100 * comparison.values[1].win_gap
     return row
