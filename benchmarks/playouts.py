@@ -11,8 +11,8 @@ Figures (each its own function, so more can join ``FIGURES``):
   (P1's view), with the default evaluator.  Target ≥ 5,000/s.
 * ``random_rollout_iterations_per_s`` — the same with uniformly random playouts (ε = 1).
 * ``heuristic_playouts_per_s`` / ``heuristic_iterations_per_s`` — the playouts and the
-  search iterations with the heuristic policy (``placement="heuristic"``, ``selection=
-  "biggest"``, ε = 0.1), beside the greedy ones.
+  search iterations with the heuristic placement policy (``placement="heuristic"``, the
+  default ``"bag"`` selection, ε = 0.1), beside the greedy ones.
 
 Usage: ``python benchmarks/playouts.py [--seconds S] [--json]``.
 """
@@ -52,7 +52,7 @@ def _rate(step: Callable[[int], None], seconds: float) -> float:
             return calls / elapsed
 
 
-HEURISTIC = {"placement": "heuristic", "selection": "biggest"}
+HEURISTIC = {"placement": "heuristic"}
 
 
 def _kernel_rate(epsilon: float, seconds: float, policy: dict | None = None) -> float:
