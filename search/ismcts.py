@@ -34,11 +34,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from search.halving import HalvingPlan
 from search.limits import Limit
 from search.protocol import Evaluator, GameState
 from search.tree import Node, TreeSummary, summarize
 
 EXPANSIONS = ("random", "prior")
+ROOT_POLICIES = ("ucb", "halving")
 
 
 @dataclass(frozen=True)
@@ -51,7 +53,12 @@ class SearchConfig:
     ``summary_depth`` and ``summary_min_visits`` bound the part of the tree returned.
     ``expansion`` is ``"random"`` (an untried action uniformly) or ``"prior"`` (in
     proportion to the evaluator's priors); ``prior_weight`` the progressive-bias weight
-    (0: none).  Both default to the search without priors.
+    (0: none).  Both default to the search without priors.  ``decision_depth`` N > 0
+    grows the tree through at most N whole decisions (1: the root player's decision only,
+    every reply left to the evaluator's playout); 0 leaves it unbounded.  ``root_policy``
+    chooses how the root's first actions share the budget: ``"ucb"`` (the tree's rule)
+    or ``"halving"`` (sequential halving on common worlds, ``search.halving``; a search
+    with a ``forced`` decision or PIMC worlds keeps UCB).
     """
 
     determinization: str = "ismcts"
@@ -62,6 +69,8 @@ class SearchConfig:
     summary_min_visits: int = 2
     expansion: str = "random"
     prior_weight: float = 0.0
+    decision_depth: int = 0
+    root_policy: str = "ucb"
 
     def __post_init__(self) -> None:
         if self.determinization not in ("ismcts", "pimc"):
@@ -74,6 +83,10 @@ class SearchConfig:
             raise ValueError(f"expansion must be random or prior, not {self.expansion!r}")
         if not self.prior_weight >= 0:
             raise ValueError(f"prior_weight must be at least 0, not {self.prior_weight}")
+        if self.root_policy not in ROOT_POLICIES:
+            raise ValueError(f"root_policy must be ucb or halving, not {self.root_policy!r}")
+        if self.decision_depth < 0:
+            raise ValueError(f"decision_depth must be at least 0, not {self.decision_depth}")
 
     @property
     def uses_priors(self) -> bool:
@@ -132,6 +145,8 @@ def run_iteration(
     uses_priors = config.uses_priors and getattr(evaluator, "prior", None) is not None
     by_prior = uses_priors and config.expansion == "prior"
     bias = config.prior_weight if uses_priors else 0.0
+    depth = config.decision_depth or math.inf
+    decisions = 0  # whole decisions on the path so far
     path: list[Node] = []
     node = root
     for action in forced:
@@ -143,7 +158,8 @@ def run_iteration(
         child.available += 1
         path.append(child)
         node = child
-    while not world.is_terminal():
+        decisions += not child.continues
+    while decisions < depth and not world.is_terminal():
         player = world.current_player()
         legal = world.legal_actions()
         children = node.children
@@ -182,6 +198,7 @@ def run_iteration(
         world.apply_action(best_action)
         node = children[best_action]
         path.append(node)
+        decisions += not node.continues
     if world.is_terminal():
         wins, totals = world.returns(), world.player_totals()
     else:
@@ -237,6 +254,10 @@ class TreeSearch:
             self.roots = [Node(-1) for _ in self.worlds]
         else:
             self.worlds, self.roots = [], [Node(-1)]
+        halving = config.root_policy == "halving" and not self.worlds and not self.forced
+        self.halving = HalvingPlan() if halving else None
+        self._budget: int | None = None
+        self._deadline: float | None = None
 
     def has_whole_decision(self) -> bool:
         """Whether the tree holds at least one whole decision of the root player."""
@@ -245,7 +266,12 @@ class TreeSearch:
     def step(self) -> None:
         """One iteration: deal a world the observer cannot tell from the real one (or take
         the next fixed world in PIMC) and run one MCTS iteration in it."""
-        if self.worlds:
+        if self.halving is not None:
+            action, world, seed = self.halving.next_action(
+                self.roots[0], self._deal, self.rng, self.iterations, self._budget, self._deadline
+            )
+            self._run_root_action(action, world, seed)
+        elif self.worlds:
             index = self.iterations % len(self.worlds)
             world = self.worlds[index].clone()
             run_iteration(
@@ -255,6 +281,38 @@ class TreeSearch:
             world = self.state.resample_from_infostate(self.observer, self.rng)
             run_iteration(self.roots[0], world, self.rng, self.evaluator, self.config, self.forced)
         self.iterations += 1
+
+    def _deal(self) -> GameState:
+        return self.state.resample_from_infostate(self.observer, self.rng)
+
+    def _run_root_action(self, action: int, world: GameState, seed: int) -> None:
+        """One iteration through root ``action`` in a copy of ``world``, its random
+        numbers from ``seed`` (the same for every action run in that world)."""
+        rng = np.random.Generator(np.random.PCG64(seed))
+        run_iteration(self.roots[0], world.clone(), rng, self.evaluator, self.config, (action,))
+
+    def _settle_halving(self) -> None:
+        """At a stop in the middle of halving: finish the world under way, then run the
+        surviving action with the best mean until it is strictly the most visited, so the
+        most visited action (what the search plays) is the one halving would keep."""
+        plan = self.halving
+        if plan is None or plan.settled or plan.alive is None:
+            return
+        while plan.queue:
+            self._run_root_action(plan.queue.pop(), plan.world, plan.seed)
+            self.iterations += 1
+        best = plan.best(self.roots[0])
+        children = self.roots[0].children
+        others = max(
+            (children[a].visits for a in plan.alive if a != best and a in children), default=0
+        )
+        for _ in range(4 * (others + 1)):
+            if children[best].visits > others:
+                break
+            world = self._deal()
+            if best in world.legal_actions():
+                self._run_root_action(best, world, int(self.rng.integers(2**63)))
+                self.iterations += 1
 
     def run(
         self,
@@ -267,6 +325,7 @@ class TreeSearch:
         — but never stop before the tree holds a whole decision of the root player (a few
         iterations at most).  Returns whether ``should_stop`` ended it."""
         stopped = False
+        self._budget, self._deadline = iterations, deadline
         while True:
             if not stopped and should_stop is not None and self.iterations % 32 == 0:
                 stopped = should_stop()
@@ -276,6 +335,7 @@ class TreeSearch:
                 or (deadline is not None and time.monotonic() >= deadline)
             )
             if out_of_budget and self.has_whole_decision():
+                self._settle_halving()
                 return stopped
             self.step()
 
