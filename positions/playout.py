@@ -107,8 +107,18 @@ __all__ = [  # the kernel's helpers the tests hold against the readable rules
 # ----- the playout ----------------------------------------------------------------------
 
 
+@njit(cache=CACHED, inline="always")
+def _decode(action):
+    """``(card, city, slot, stories)`` of a placement action id; city -1 for a
+    no-placement move (``positions.moves`` numbers them)."""
+    if action >= NO_PLACEMENT_BASE:
+        rest = action - NO_PLACEMENT_BASE
+        return rest // 8 + 1, -1, (rest % 8) // 4, rest % 4 + 1
+    return action // (CITIES * 8) + 1, (action // 8) % CITIES, (action % 8) // 4, action % 4 + 1
+
+
 @njit(cache=CACHED)
-def _playout(start, seed, epsilon, placement, selection, weights, horizon, model, trace):
+def _playout(start, seed, epsilon, placement, selection, weights, horizon, model, trace, forced):
     """Play the world ``start`` (see ``to_arrays``) to the end with the placement and
     selection policies coded ``placement`` and ``selection`` (``positions.policy``;
     ``weights``: the heuristic's, ``weights_array``) — or, with ``horizon`` > 0, until
@@ -159,8 +169,14 @@ def _playout(start, seed, epsilon, placement, selection, weights, horizon, model
 
     while phase != _PHASE_OVER:
         player = to_move
+        first = forced >= 0 and steps == 0
         if phase == _PHASE_SELECTION:
-            slot, color, size = _pick(a, player, players, quota, epsilon, selection, rng)
+            if first:
+                slot = (forced - PICK_BASE) // 4
+                size = (forced - PICK_BASE) % 4 + 1
+                color = player + 2 * slot
+            else:
+                slot, color, size = _pick(a, player, players, quota, epsilon, selection, rng)
             a[OFF_SUPPLY + color * 4 + size - 1] -= 1
             selected[color * 4 + size - 1] += 1
             blocks_left += 1
@@ -204,8 +220,23 @@ def _playout(start, seed, epsilon, placement, selection, weights, horizon, model
         site_of = _CARD_SITES[players, player]
         per_card = CITIES * nkinds
         choice = -1  # index into cards × cities × kinds
-        explore = epsilon >= 1.0 or (epsilon > 0.0 and _uniform(rng) < epsilon)
-        if explore:
+        given_up = -1  # a forced no-placement: the index of the kind given up
+        explore = False
+        if first:
+            card, city, slot, size = _decode(forced)
+            for k in range(nkinds):
+                if kind_slot[k] == slot and kind_size[k] == size:
+                    if city < 0:
+                        given_up = k
+                    else:
+                        for ci in range(ncards):
+                            if cards[ci] == card:
+                                choice = ci * per_card + city * nkinds + k
+        else:
+            explore = epsilon >= 1.0 or (epsilon > 0.0 and _uniform(rng) < epsilon)
+        if first:
+            pass
+        elif explore:
             total = ncards * per_card
             for _ in range(24):  # rejection sampling: most placements are legal
                 r = _below(rng, total)
@@ -296,6 +327,12 @@ def _playout(start, seed, epsilon, placement, selection, weights, horizon, model
                 tall,
             )
             action = ((card - 1) * CITIES + city) * 8 + slot * 4 + size - 1
+        elif given_up >= 0:  # the forced no-placement
+            k = given_up
+            slot = kind_slot[k]
+            size = kind_size[k]
+            color = player + 2 * slot
+            action = forced
         else:  # no legal placement: play a card, give up a block
             card = cards[_below(rng, ncards)]
             if heuristic and not explore:  # a smallest block
@@ -401,7 +438,34 @@ def _playout(start, seed, epsilon, placement, selection, weights, horizon, model
     return out, steps
 
 
+@njit(cache=CACHED)
+def _playouts_after(start, actions, seed, epsilon, placement, selection, weights, horizon, model):
+    """One playout of ``start`` after each of ``actions`` (legal action ids of the player
+    to move), all from ``seed``: the rows of ``_playout``'s results, float64
+    ``(len(actions), 2×players)``."""
+    players = start[H_PLAYERS]
+    out = np.empty((len(actions), 2 * players), dtype=np.float64)
+    no_trace = np.zeros((0, 2), dtype=np.int64)
+    for i in range(len(actions)):
+        row, _ = _playout(
+            start,
+            seed,
+            epsilon,
+            placement,
+            selection,
+            weights,
+            horizon,
+            model,
+            no_trace,
+            actions[i],
+        )
+        out[i] = row
+    return out
+
+
 # ----- the Python side ------------------------------------------------------------------
+
+_FIRST_PICK = np.array([PICK_BASE], dtype=np.int64)  # a legal action at any game's start
 
 _NO_WEIGHTS = weights_array()  # placeholder for the greedy policy (it reads no weights)
 _NO_MODEL = np.zeros(len(ValueModel.__dataclass_fields__))  # placeholder: no horizon
@@ -434,7 +498,7 @@ def run_playout(
         raise ValueError("a playout with a horizon needs a value model")
     coefficients = _NO_MODEL if model is None else model.to_array()
     seed64 = np.uint64(seed % 2**64)
-    out, _ = _playout(arrays, seed64, epsilon, *codes, chosen, horizon, coefficients, _NO_TRACE)
+    out, _ = _playout(arrays, seed64, epsilon, *codes, chosen, horizon, coefficients, _NO_TRACE, -1)
     return out
 
 
@@ -444,16 +508,20 @@ def playout_trace(
     epsilon: float,
     placement: str = "greedy",
     selection: str = "bag",
+    forced: int = -1,
 ) -> list[tuple[int, int]]:
     """The ``(action id, drawn card)`` sequence the kernel plays from ``state`` with
-    ``seed`` and the named policies (a pick draws nothing: -1).  Raises ``ValueError``
-    like ``to_arrays`` or for an unknown policy."""
+    ``seed`` and the named policies (a pick draws nothing: -1), starting with the legal
+    action ``forced`` when one is given.  Raises ``ValueError`` like ``to_arrays``, for an
+    unknown policy or for a ``forced`` action that is not legal."""
+    if forced >= 0 and forced not in state.legal_actions():
+        raise ValueError(f"action {forced} is not legal here")
     codes = check_policy(placement, selection)
     trace = np.zeros((MAX_TRACE, 2), dtype=np.int64)
     seed64 = np.uint64(seed % 2**64)
     arrays = to_arrays(state)
     epsilon = _check_epsilon(epsilon)
-    _, steps = _playout(arrays, seed64, epsilon, *codes, _NO_WEIGHTS, 0, _NO_MODEL, trace)
+    _, steps = _playout(arrays, seed64, epsilon, *codes, _NO_WEIGHTS, 0, _NO_MODEL, trace, forced)
     return [(int(action), int(drawn)) for action, drawn in trace[:steps]]
 
 
@@ -546,7 +614,12 @@ class PlayoutEvaluator:
             world = GameState.new_game(2, np.random.default_rng(0))
             arrays = to_arrays(world)
             for codes in ((GREEDY, BAG), (HEURISTIC, BAG)):
-                _playout(arrays, np.uint64(1), 0.1, *codes, self._weights, 1, _NO_MODEL, _NO_TRACE)
+                _playout(
+                    arrays, np.uint64(1), 0.1, *codes, self._weights, 1, _NO_MODEL, _NO_TRACE, -1
+                )
+                _playouts_after(
+                    arrays, _FIRST_PICK, np.uint64(1), 0.1, *codes, self._weights, 1, _NO_MODEL
+                )
             placement_values(arrays, 0, (), mover_unseen(arrays, 0), self._weights)
             _PREPARED = True
 
@@ -571,8 +644,30 @@ class PlayoutEvaluator:
             self.horizon,
             self._model(players),
             _NO_TRACE,
+            -1,
         )
         return out[:players], out[players:]
+
+    def evaluate_actions(
+        self, world: GameState, actions: Sequence[int], rng: np.random.Generator
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``(win_shares, final_totals)``, float64 arrays of shape ``(len(actions),
+        players)``: each of ``actions`` (legal in the dealt ``world``, each a whole
+        decision) played first and then played out, every playout from the same seed
+        (common random numbers), in one call of the compiled kernel."""
+        players = world.layout.players
+        seed = rng.integers(0, 2**64, dtype=np.uint64)
+        out = _playouts_after(
+            to_arrays(world),
+            np.asarray(actions, dtype=np.int64),
+            seed,
+            self.epsilon,
+            *self._codes,
+            self._weights,
+            self.horizon,
+            self._model(players),
+        )
+        return out[:, :players], out[:, players:]
 
     def prior(self, state: GameState, actions: Sequence[int]) -> list[float]:
         """Prior weights (positive, to be normalized over the legal actions) of ``actions``

@@ -203,7 +203,14 @@ def run_iteration(
         wins, totals = world.returns(), world.player_totals()
     else:
         wins, totals = evaluator.evaluate(world, rng)
-    rewards, margins = _rewards(wins, totals, config.margin_weight)
+    _backup(path, wins, totals, config.margin_weight)
+    return wins, totals
+
+
+def _backup(path: Sequence[Node], wins, totals, margin_weight: float) -> None:
+    """Add one outcome (every player's win share and final total) to the nodes of
+    ``path``, each from the point of view of the player who chose its action."""
+    rewards, margins = _rewards(wins, totals, margin_weight)
     for node in path:
         p = node.player
         node.visits += 1
@@ -211,7 +218,13 @@ def run_iteration(
         node.win_sum += float(wins[p])
         node.score_sum += float(totals[p])
         node.margin_sum += margins[p]
-    return wins, totals
+
+
+def _continues(world: GameState, action: int) -> bool:
+    """Whether the mover's decision goes on after ``action`` in ``world``."""
+    after = world.clone()
+    after.apply_action(action)
+    return after.move_in_progress()
 
 
 def _has_whole_decision(node: Node) -> bool:
@@ -258,6 +271,7 @@ class TreeSearch:
         self.halving = HalvingPlan() if halving else None
         self._budget: int | None = None
         self._deadline: float | None = None
+        self._batch: bool | None = None  # see _batched
 
     def has_whole_decision(self) -> bool:
         """Whether the tree holds at least one whole decision of the root player."""
@@ -267,10 +281,17 @@ class TreeSearch:
         """One iteration: deal a world the observer cannot tell from the real one (or take
         the next fixed world in PIMC) and run one MCTS iteration in it."""
         if self.halving is not None:
-            action, world, seed = self.halving.next_action(
+            plan = self.halving
+            action, world, seed = plan.next_action(
                 self.roots[0], self._deal, self.rng, self.iterations, self._budget, self._deadline
             )
-            self._run_root_action(action, world, seed)
+            if self._batched(world):
+                actions = [action, *reversed(plan.queue)]
+                plan.queue.clear()
+                self._run_batch(actions, world, seed)
+                self.iterations += len(actions) - 1
+            else:
+                self._run_root_action(action, world, seed)
         elif self.worlds:
             index = self.iterations % len(self.worlds)
             world = self.worlds[index].clone()
@@ -281,6 +302,32 @@ class TreeSearch:
             world = self.state.resample_from_infostate(self.observer, self.rng)
             run_iteration(self.roots[0], world, self.rng, self.evaluator, self.config, self.forced)
         self.iterations += 1
+
+    def _batched(self, world: GameState) -> bool:
+        """Whether halving runs a world's actions in one call of the evaluator's
+        ``evaluate_actions``: the tree stops at the root decision (``decision_depth`` 1),
+        the evaluator has the method, and every root decision is one action (decided from
+        the first world)."""
+        if self._batch is None:
+            self._batch = (
+                self.config.decision_depth == 1
+                and getattr(self.evaluator, "evaluate_actions", None) is not None
+                and not any(_continues(world, action) for action in world.legal_actions())
+            )
+        return self._batch
+
+    def _run_batch(self, actions: list[int], world: GameState, seed: int) -> None:
+        """One iteration of each root action in ``actions`` in ``world``, played out
+        together by the evaluator from one seed (``Evaluator.evaluate_actions``)."""
+        rng = np.random.Generator(np.random.PCG64(seed))
+        wins, totals = self.evaluator.evaluate_actions(world, actions, rng)
+        children = self.roots[0].children
+        for index, action in enumerate(actions):
+            child = children.get(action)
+            if child is None:
+                child = children[action] = Node(self.observer)
+            child.available += 1
+            _backup((child,), wins[index], totals[index], self.config.margin_weight)
 
     def _deal(self) -> GameState:
         return self.state.resample_from_infostate(self.observer, self.rng)
@@ -326,9 +373,11 @@ class TreeSearch:
         iterations at most).  Returns whether ``should_stop`` ended it."""
         stopped = False
         self._budget, self._deadline = iterations, deadline
+        next_poll = self.iterations
         while True:
-            if not stopped and should_stop is not None and self.iterations % 32 == 0:
+            if not stopped and should_stop is not None and self.iterations >= next_poll:
                 stopped = should_stop()
+                next_poll = self.iterations + 32
             out_of_budget = (
                 stopped
                 or (iterations is not None and self.iterations >= iterations)

@@ -53,7 +53,12 @@ class Evaluator(Protocol):
     them, normalized over the legal actions, when its config asks for priors
     (``SearchConfig.expansion``, ``prior_weight``).  A node asks once per action, in the
     first world where it is legal, and keeps the weight, so a prior should depend on what
-    the player to move sees rather than on the dealt hidden cards.
+    the player to move sees rather than on the dealt hidden cards.  An
+    ``evaluate_actions(world, actions, rng)`` method, giving ``(win_shares,
+    final_totals)`` as arrays of shape ``(len(actions), players)`` for each of
+    ``actions`` (whole decisions legal in the dealt ``world``) played first and then
+    evaluated with the same random numbers, lets halving at a depth-one root evaluate a
+    world's actions in one call (``search.halving``).
     """
 
     def evaluate(self, state: GameState, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:

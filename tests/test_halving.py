@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 from test_search_pins import GUESS_LEFT, HiddenCardGame, PlayOut, guessing_game
 
-from positions import GameState
+from positions import GameState, Phase
+from positions.playout import PlayoutEvaluator
 from search.evaluators import RandomRolloutEvaluator
 from search.ismcts import SearchConfig, search_tree
 from search.limits import Limit
@@ -120,6 +121,37 @@ def test_decision_depth_counts_a_selection_of_picks_as_one_decision():
     )
     lengths = Counter(len(path) for path in summary.nodes)
     assert max(lengths) == 6  # the six picks of one 4-player selection, nothing below
+
+
+class OneAtATime:
+    """The playout evaluator without ``evaluate_actions``: halving then runs each root
+    action's iteration on its own."""
+
+    def __init__(self) -> None:
+        self.evaluator = PlayoutEvaluator()
+
+    def evaluate(self, state, rng):
+        return self.evaluator.evaluate(state, rng)
+
+
+def test_halving_at_depth_one_batches_a_worlds_actions_with_the_same_outcome():
+    """The batched kernel call (``evaluate_actions``) gives the very statistics that one
+    iteration per action gives: same worlds, same playout seeds, same results."""
+    config = SearchConfig(root_policy="halving", decision_depth=1)
+    rng = np.random.default_rng(8)
+    state = GameState.new_game(4, rng)
+    while state.phase != Phase.PLACEMENT or state.round < 2:
+        legal = state.legal_actions()
+        state.apply_action(legal[int(rng.integers(len(legal)))])
+    view = state.view(state.current_player())
+    batched = search_tree(
+        view, Limit(iterations=600), np.random.default_rng(4), PlayoutEvaluator(), config
+    )
+    single = search_tree(
+        view, Limit(iterations=600), np.random.default_rng(4), OneAtATime(), config
+    )
+    assert batched.nodes == single.nodes
+    assert batched.iterations == single.iterations == 600
 
 
 @pytest.mark.parametrize(

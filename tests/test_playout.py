@@ -309,6 +309,41 @@ def test_same_seed_same_playout():
     assert all(np.array_equal(x, y) for x, y in zip(first, second, strict=True))
 
 
+def test_a_forced_first_action_is_played_then_the_policy_plays_on():
+    """``playout_trace(..., forced=a)`` starts with ``a`` (a pick, a placement or a
+    no-placement move) and the rest replays through the rules like any playout."""
+    rng = np.random.default_rng(21)
+    stats: Counter = Counter()
+    states = [GameState.new_game(4, rng), placement_position(rng), no_placement_position(rng)]
+    for state in states:
+        for action in state.legal_actions()[:12]:
+            for epsilon, policy in ((0.1, POLICIES[0]), (0.0, POLICIES[1])):
+                trace = playout_trace(state, 5, epsilon, *policy, forced=action)
+                assert trace[0][0] == action
+                replay(state, trace, stats)
+    assert stats["pick"] and stats["place"] and stats["none"]
+    with pytest.raises(ValueError, match="not legal"):
+        playout_trace(states[1], 5, 0.1, forced=NO_PLACEMENT_BASE)
+
+
+def test_evaluate_actions_plays_each_action_then_the_same_playout():
+    """Common random numbers: the row of action ``a`` is the playout of the world after
+    ``a`` from the same generator (the forced move draws no random numbers), for worlds
+    whose deck does not run out at that move."""
+    rng = np.random.default_rng(22)
+    for world in (placement_position(rng), no_placement_position(rng)):
+        evaluator = PlayoutEvaluator()
+        actions = world.legal_actions()[:10]
+        wins, totals = evaluator.evaluate_actions(world, actions, np.random.default_rng(3))
+        assert wins.shape == totals.shape == (len(actions), world.layout.players)
+        for row, action in enumerate(actions):
+            after = world.clone()
+            after.apply_action(action)
+            alone = evaluator.evaluate(after, np.random.default_rng(3))
+            assert wins[row].tolist() == alone[0].tolist()
+            assert totals[row].tolist() == alone[1].tolist()
+
+
 def test_evaluate_returns_shares_and_totals():
     rng = np.random.default_rng(8)
     for players in (2, 3, 4):
