@@ -13,10 +13,13 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from analyzer.explain import Figures, explain_move, why_better
 from positions.errors import HiddenInformationError, ManhattanError
 from positions.notation import write_position
 from positions.state import GameState
+from search.continuation import playout_line
 from search.ismcts import SearchConfig
 from search.limits import Limit, LimitError
 from search.parallel import Parallelism, run_search
@@ -24,6 +27,7 @@ from search.results import Candidate, SearchResult
 from search.stats import Z95, rate_standard_error, wilson_interval
 
 DEFAULT_SECONDS = 5.0
+LINE_WORLDS = 100  # worlds whose playouts name the line beyond a depth-one tree
 COMPILE_MESSAGE = "compiling the search kernel (first run only, about 15 s)"
 
 
@@ -250,10 +254,11 @@ def analyze(
     ``ManhattanError`` (or a subclass) for a position that cannot be analyzed.
     """
     view = mover_view(state)
+    evaluator = make_evaluator(settings.epsilon)
     result = run_search(
         view,
         settings.limit,
-        make_evaluator(settings.epsilon),
+        evaluator,
         settings.seed,
         settings.parallelism(),
         settings.config,
@@ -261,4 +266,7 @@ def analyze(
         report=report,
         report_every=report_every,
     )
+    if len(result.line) == 1:  # the tree stops at the root decision: ask the playouts
+        rng = np.random.default_rng(settings.seed)
+        result.line += playout_line(view, result.best.actions, evaluator, rng, LINE_WORLDS)
     return analysis_from_result(view, result)

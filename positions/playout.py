@@ -669,6 +669,27 @@ class PlayoutEvaluator:
         )
         return out[:, :players], out[:, players:]
 
+    def continuation(
+        self, world: GameState, rng: np.random.Generator
+    ) -> tuple[list[int], np.ndarray]:
+        """One playout of the dealt ``world`` as ``evaluate`` plays it: its action ids in
+        order and the win shares at its end (for the line a search expects,
+        ``search.continuation``)."""
+        players = world.layout.players
+        trace = np.zeros((MAX_TRACE, 2), dtype=np.int64)
+        out, steps = _playout(
+            to_arrays(world),
+            rng.integers(0, 2**64, dtype=np.uint64),
+            self.epsilon,
+            *self._codes,
+            self._weights,
+            self.horizon,
+            self._model(players),
+            trace,
+            -1,
+        )
+        return [int(action) for action in trace[:steps, 0]], out[:players]
+
     def prior(self, state: GameState, actions: Sequence[int]) -> list[float]:
         """Prior weights (positive, to be normalized over the legal actions) of ``actions``
         (legal in the dealt world ``state``): ``exp(value / prior_temperature)`` of each

@@ -321,13 +321,20 @@ class TreeSearch:
         together by the evaluator from one seed (``Evaluator.evaluate_actions``)."""
         rng = np.random.Generator(np.random.PCG64(seed))
         wins, totals = self.evaluator.evaluate_actions(world, actions, rng)
+        mover = self.observer
+        margins = totals[:, mover] - np.delete(totals, mover, axis=1).max(axis=1)
+        rewards = wins[:, mover] + self.config.margin_weight * margins
         children = self.roots[0].children
-        for index, action in enumerate(actions):
+        for index, action in enumerate(actions):  # _backup's sums, for the mover only
             child = children.get(action)
             if child is None:
-                child = children[action] = Node(self.observer)
+                child = children[action] = Node(mover)
             child.available += 1
-            _backup((child,), wins[index], totals[index], self.config.margin_weight)
+            child.visits += 1
+            child.reward_sum += float(rewards[index])
+            child.win_sum += float(wins[index, mover])
+            child.score_sum += float(totals[index, mover])
+            child.margin_sum += float(margins[index])
 
     def _deal(self) -> GameState:
         return self.state.resample_from_infostate(self.observer, self.rng)
