@@ -24,6 +24,8 @@ import numpy as np
 
 from search.tree import Node
 
+MAX_EMPTY_WORLDS = 100  # worlds dealt in a row where no surviving action is legal
+
 
 class HalvingPlan:
     """The state of one search's sequential halving: the surviving root actions, the
@@ -31,6 +33,7 @@ class HalvingPlan:
 
     def __init__(self) -> None:
         self.alive: list[int] | None = None  # None until the first world names the actions
+        self.dropped: set[int] = set()
         self.rounds_left = 0
         self.round_worlds = 1  # worlds of the current round (1 until a rate is known)
         self.planned = False  # whether the round's quota came from a known budget or rate
@@ -57,7 +60,8 @@ class HalvingPlan:
         """The root action of the next iteration, the world to run it in (the caller
         clones it) and the playout seed.  ``deal()`` deals a new world; ``done`` is the
         iterations run so far; ``budget`` and ``deadline`` the search's limits."""
-        if not self.queue:
+        tries = 0
+        while not self.queue:
             if self.alive is not None and not self.planned:
                 self._plan(done, budget, deadline)  # the first world measured the rate
             if self.alive is not None and self.worlds_done >= self.round_worlds:
@@ -69,9 +73,15 @@ class HalvingPlan:
                 self.alive = list(legal)
                 self.rounds_left = max(1, math.ceil(math.log2(max(len(legal), 1))))
                 self._plan(done, budget, deadline)
-            survivors = set(self.alive)
-            self.queue = [a for a in reversed(legal) if a in survivors]
-            self.worlds_done += 1
+            else:  # an action legal only in some worlds joins when first seen
+                seen = set(self.alive) | self.dropped
+                self.alive.extend(a for a in legal if a not in seen)
+            tries += 1
+            self.queue = [a for a in reversed(legal) if a not in self.dropped]
+            if not self.queue and tries >= MAX_EMPTY_WORLDS:
+                self.queue = list(reversed(legal))  # never stall: play what is legal
+            if self.queue:
+                self.worlds_done += 1
         return self.queue.pop(), self.world, self.seed
 
     def best(self, root: Node) -> int | None:
@@ -85,6 +95,7 @@ class HalvingPlan:
         if len(self.alive) > 1:
             ranked = sorted(self.alive, key=lambda a: -_mean(root, a))
             self.alive = ranked[: math.ceil(len(ranked) / 2)]
+            self.dropped.update(ranked[len(self.alive) :])
             self.rounds_left = max(self.rounds_left - 1, 1)
         self.worlds_done = 0
         self._plan(done, budget, deadline)
