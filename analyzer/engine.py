@@ -27,6 +27,7 @@ from search.results import Candidate, SearchResult
 from search.stats import Z95, rate_standard_error, wilson_interval
 
 DEFAULT_SECONDS = 5.0
+DEFAULT_EPSILON = 0.0  # the playouts' share of random moves: greedy play (measured best)
 LINE_WORLDS = 100  # worlds whose playouts name the line beyond a depth-one tree
 COMPILE_MESSAGE = "compiling the search kernel (first run only, about 15 s)"
 
@@ -57,7 +58,7 @@ def engine_needs_compiling() -> bool:
 
 def prepare_engine() -> None:
     """Compile or load the search kernel now, before any search's clock starts."""
-    make_evaluator(0.1).prepare()
+    make_evaluator(DEFAULT_EPSILON).prepare()
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,7 @@ class EngineSettings:
     backend: str = "loky"
     scheduler: str | None = None
     config: SearchConfig = SearchConfig()
-    epsilon: float = 0.1  # exploration of the playout policy
+    epsilon: float = DEFAULT_EPSILON  # exploration of the playout policy
 
     def parallelism(self) -> Parallelism:
         """The ``Parallelism`` these settings ask for (raises ``ManhattanError`` if bad)."""

@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from analyzer.engine import EQUAL_MIN_SHARE, make_evaluator
+from analyzer.engine import DEFAULT_EPSILON, EQUAL_MIN_SHARE, make_evaluator
 from analyzer.exercise_proof import DEFAULT_MAX_WORLDS, DEFAULT_NODE_BUDGET, Proof, prove_wins
 from analyzer.explain import Figures, compare_moves
 from analyzer.outputs import check_output_folder, make_folder, write_output
@@ -65,7 +65,7 @@ class ExerciseSettings:
     seed: int = 0
     backend: str = "loky"
     scheduler: str | None = None
-    epsilon: float = 0.1
+    epsilon: float = DEFAULT_EPSILON
     prove: bool = True
     max_worlds: int = DEFAULT_MAX_WORLDS
     node_budget: int = DEFAULT_NODE_BUDGET

@@ -50,7 +50,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from analyzer.engine import make_evaluator
+from analyzer.engine import DEFAULT_EPSILON, make_evaluator
 from analyzer.explain import Figures, why_better
 from positions.errors import ManhattanError
 from positions.moves import NoPlacement, Placement
@@ -87,7 +87,7 @@ class ReviewSettings:
     candidates: int = 1  # the played move is compared with this many of the most visited
     confidence_z: float = Z995_ONE_SIDED
     search_share: float = 0.5
-    epsilon: float = 0.1
+    epsilon: float = DEFAULT_EPSILON
     config: SearchConfig = SearchConfig()
     compare_exploration: float = 0.35  # UCB's constant in the comparison's trees
 

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from analyzer.engine import make_evaluator
+from analyzer.engine import DEFAULT_EPSILON, make_evaluator
 from positions.errors import ManhattanError, quote
 from positions.moves import Move
 from positions.state import GameState
@@ -33,7 +33,7 @@ class SearchBot:
         self,
         limit: Limit,
         name: str | None = None,
-        epsilon: float = 0.1,
+        epsilon: float = DEFAULT_EPSILON,
         config: SearchConfig | None = None,
         evaluator: Evaluator | None = None,
         inference: bool | ChoiceModel = False,

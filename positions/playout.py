@@ -563,7 +563,7 @@ class PlayoutEvaluator:
 
     def __init__(
         self,
-        epsilon: float = 0.1,
+        epsilon: float = 0.0,
         placement: str = "greedy",
         selection: str = "bag",
         prior_temperature: float = 1.0,

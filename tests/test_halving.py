@@ -12,7 +12,7 @@ from test_search_pins import GUESS_LEFT, HiddenCardGame, PlayOut, guessing_game
 from positions import GameState, Phase
 from positions.playout import PlayoutEvaluator
 from search.evaluators import RandomRolloutEvaluator
-from search.ismcts import SearchConfig, search_tree
+from search.ismcts import CLASSIC, SearchConfig, search_tree
 from search.limits import Limit
 from search.parallel import run_search
 
@@ -106,7 +106,9 @@ def test_decision_depth_one_keeps_the_tree_to_the_root_decision():
         SearchConfig(decision_depth=1),
     )
     assert {len(path) for path in summary.nodes} == {1}
-    deep = search_tree(guessing_game(), Limit(iterations=200), np.random.default_rng(1), PlayOut())
+    deep = search_tree(
+        guessing_game(), Limit(iterations=200), np.random.default_rng(1), PlayOut(), CLASSIC
+    )
     assert max(len(path) for path in deep.nodes) == 2
 
 

@@ -25,7 +25,7 @@ from positions.external import ExternalBot  # noqa: E402
 from positions.notation import write_position  # noqa: E402
 from positions.selfplay import play_game  # noqa: E402
 from positions.state import GameState, Phase  # noqa: E402
-from search.ismcts import search_tree  # noqa: E402
+from search.ismcts import CLASSIC, search_tree  # noqa: E402
 from search.limits import Limit  # noqa: E402
 
 # ----- the duplicate schedule ---------------------------------------------------------------
@@ -253,10 +253,14 @@ def test_the_search_given_a_true_world_searches_only_the_true_world():
     assert evaluated > 30
     assert set(peeking.seeds) == {world.shuffle_seed}
     assert peeking.from_truth == evaluated
+    view = world.view(world.to_move)
     honest = _WorldRecorder(world)
-    search_tree(world.view(world.to_move), Limit(iterations=60), np.random.default_rng(1), honest)
+    search_tree(view, Limit(iterations=60), np.random.default_rng(1), honest, CLASSIC)
     assert len(honest.seeds) == sum(honest.seeds.values())  # a new deal every iteration
     assert honest.from_truth == 0
+    halving = _WorldRecorder(world)  # a new deal for every world of halving's rounds
+    search_tree(view, Limit(iterations=600), np.random.default_rng(1), halving)
+    assert len(halving.seeds) > 10 and halving.from_truth == 0
 
 
 class _Spy:

@@ -4,12 +4,13 @@ on the tiny hidden-card games of ``test_search_pins``."""
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 import numpy as np
 import pytest
 from test_search_pins import SHOW, HiddenCardGame, PlayOut
 
-from search.ismcts import SearchConfig, TreeSearch, run_iteration, search_tree
+from search.ismcts import CLASSIC, SearchConfig, TreeSearch, run_iteration, search_tree
 from search.limits import Limit
 from search.tree import Node
 
@@ -32,6 +33,11 @@ class PriorPlayOut(PlayOut):
 class NoPriors(PlayOut):
     def prior(self, state, actions):
         raise AssertionError("the default search must not ask for priors")
+
+
+def classic(**fields) -> SearchConfig:
+    """The UCB tree search (``CLASSIC``, where priors act) with ``fields`` changed."""
+    return replace(CLASSIC, **fields)
 
 
 def level_game(legal=lambda card: ACTIONS) -> HiddenCardGame:
@@ -57,10 +63,10 @@ def first_expansions(config: SearchConfig, runs: int = 300) -> Counter[int]:
 
 
 def test_prior_expansion_draws_untried_actions_in_proportion_to_their_priors():
-    by_prior = first_expansions(SearchConfig(expansion="prior"))
+    by_prior = first_expansions(classic(expansion="prior"))
     # the favourite weighs 100 against nine 1s: drawn 100/109 of the time
     assert 0.87 < by_prior[FAVOURITE] / 300 < 0.96, by_prior
-    uniform = first_expansions(SearchConfig())
+    uniform = first_expansions(CLASSIC)
     assert uniform[FAVOURITE] / 300 < 0.2, uniform
     assert len(uniform) == 10
 
@@ -80,11 +86,11 @@ def visit_share(config: SearchConfig, iterations: int, seed: int = 1) -> float:
 def test_progressive_bias_leads_early_and_fades():
     """Every action is worth the same: without a bias UCB shares the visits evenly; with
     one the favourite leads at first, and its lead fades as the visits grow."""
-    biased = SearchConfig(prior_weight=5.0)
+    biased = classic(prior_weight=5.0)
     early, late = visit_share(biased, 100), visit_share(biased, 20_000)
     assert early > 0.18, early  # a tenth of the visits without a bias
     assert late < 0.12 and late < early - 0.07, late
-    assert visit_share(SearchConfig(), 100) < 0.12
+    assert visit_share(CLASSIC, 100) < 0.12
 
 
 def test_a_node_asks_each_actions_prior_once():
@@ -96,7 +102,7 @@ def test_a_node_asks_each_actions_prior_once():
         legal=lambda card: [0, 1, 2] if card == "low" else [2, 3, FAVOURITE],
         outcome=lambda action, card: (action, 3),
     )
-    search = TreeSearch(game, np.random.default_rng(3), evaluator, SearchConfig(prior_weight=1.0))
+    search = TreeSearch(game, np.random.default_rng(3), evaluator, classic(prior_weight=1.0))
     search.run(500)
     # and each of P2's five nodes (one under each of P1's actions) asks for SHOW once
     assert evaluator.asked == Counter({0: 1, 1: 1, 2: 1, 3: 1, FAVOURITE: 1, SHOW: 5})
@@ -110,10 +116,10 @@ def test_bad_prior_settings_are_refused():
 
 
 def test_an_evaluator_without_priors_searches_as_without_them():
-    with_priors = SearchConfig(expansion="prior", prior_weight=2.0)
+    with_priors = classic(expansion="prior", prior_weight=2.0)
     summaries = [
         search_tree(level_game(), Limit(iterations=300), np.random.default_rng(4), PlayOut(), c)
-        for c in (with_priors, SearchConfig())
+        for c in (with_priors, CLASSIC)
     ]
     first, second = ({p: s.visits for p, s in x.decisions()} for x in summaries)
     assert first == second

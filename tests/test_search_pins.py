@@ -4,10 +4,13 @@ Each test names the broken search it catches.  Two plausible changes to
 ``search/ismcts.py`` once passed the whole suite; these fail for them:
 
 * **a new world every iteration** (dealing one world at the start and searching only it
-  is the classic determinization mistake: the search then knows the hidden card);
+  is the classic determinization mistake: the search then knows the hidden card) — with
+  halving at the root (the default) a new world for every round's world, each played by
+  all the surviving actions, and with UCB (``CLASSIC``) for every iteration;
 * **subset-armed UCB** (an action's exploration term counts the times it was *available*;
   counting the parent's visits instead over-explores actions that are legal only in some
-  worlds, and at the root, whose own visits are never counted, it stops exploring).
+  worlds, and at the root, whose own visits are never counted, it stops exploring) — the
+  rule of ``CLASSIC`` and of the tree inside any decision made of several actions.
 
 The games implement ``search.protocol.GameState``: two players, P1 (the observer) moves
 once, then P2 once, then the game is over; P2 holds one hidden card that P1 cannot see,
@@ -18,10 +21,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 import numpy as np
+import pytest
 
-from search.ismcts import SearchConfig, run_iteration, search_tree
+from search.ismcts import CLASSIC, SearchConfig, run_iteration, search_tree
 from search.limits import Limit
 from search.tree import Node
 
@@ -143,27 +148,32 @@ def guessing_game() -> HiddenCardGame:
     )
 
 
-def test_every_iteration_deals_a_new_world():
+BOTH_ROOTS = pytest.mark.parametrize("config", [SearchConfig(), CLASSIC], ids=["halving", "ucb"])
+
+
+@BOTH_ROOTS
+def test_every_iteration_deals_a_new_world(config):
     """Catches a search that deals one world at the start (``resample_from_infostate``
     once, outside the loop) and clones it in every iteration: every iteration would end
     with the same hidden card.  The real search deals a new world each iteration, so the
     cards its iterations end with follow the unseen multiset (7 left : 3 right)."""
     for seed in range(5):
         game = guessing_game()
-        search_tree(game, Limit(iterations=400), np.random.default_rng(seed), PlayOut())
+        search_tree(game, Limit(iterations=400), np.random.default_rng(seed), PlayOut(), config)
         ends = game.ends
         assert sum(ends.values()) == 400  # each iteration ends the game once
         assert 0.6 < ends["left"] / 400 < 0.8, ends
 
 
-def test_a_hidden_card_decides_the_best_move_by_its_odds():
+@BOTH_ROOTS
+def test_a_hidden_card_decides_the_best_move_by_its_odds(config):
     """Catches the same one-world search from its result: in the one world dealt, either
     guess wins always or never (win 1.0 or 0.0, and in 3 deals of 10 it would play
     "right").  The real search values each guess over all the deals the observer cannot
     tell apart: left wins about 70% and is played, for every seed."""
     for seed in range(10):
         summary = search_tree(
-            guessing_game(), Limit(iterations=600), np.random.default_rng(seed), PlayOut()
+            guessing_game(), Limit(iterations=600), np.random.default_rng(seed), PlayOut(), config
         )
         (best_path, best), *others = summary.decisions()
         assert best_path == (GUESS_LEFT,)
@@ -193,7 +203,7 @@ def _choice_visits(game: HiddenCardGame, iterations: int, seed: int) -> tuple[in
         Limit(iterations=iterations),
         np.random.default_rng(seed),
         PlayOut(),
-        SearchConfig(exploration=1.0),
+        replace(CLASSIC, exploration=1.0),
     )
     visits = {path: stats.visits for path, stats in summary.decisions()}
     return visits.get((STRONG,), 0), visits.get((WEAK,), 0)
@@ -232,6 +242,6 @@ def test_selection_uses_each_childs_availability():
     common.visits, common.reward_sum, common.available = 10, 5.0, 1000
     root.children = {STRONG: rare, WEAK: common}
     world = rare_choice_game(20).resample_from_infostate(0, np.random.default_rng(0))
-    run_iteration(root, world, np.random.default_rng(0), PlayOut(), SearchConfig())
+    run_iteration(root, world, np.random.default_rng(0), PlayOut(), CLASSIC)
     assert (rare.visits, common.visits) == (10, 11)
     assert (rare.available, common.available) == (11, 1001)

@@ -62,10 +62,10 @@ def address(sock: socket.socket) -> str:
 def prepare(settings: ServeSettings) -> None:
     """Load the search kernel and start the helper processes before serving, so that no
     process is forked from a thread of the running server."""
-    from analyzer.engine import make_evaluator
+    from analyzer.engine import DEFAULT_EPSILON, make_evaluator
     from search.parallel import Parallelism
 
-    warm_up(make_evaluator(0.1), Parallelism(settings.workers))
+    warm_up(make_evaluator(DEFAULT_EPSILON), Parallelism(settings.workers))
 
 
 def serve(settings: ServeSettings, sock: socket.socket) -> None:
