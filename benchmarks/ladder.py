@@ -26,11 +26,13 @@ engine variant that has no spec of its own.  Games run ``--workers`` at a time, 
 each.  ``--readme`` rewrites the ladder table of README.md between the lines
 ``<!-- ladder:begin -->`` and ``<!-- ladder:end -->`` (rows of matchups not run are kept).
 Ctrl-C ends the run with the figures of the deals finished (``"interrupted": true``); a
-rung cut short is printed but not written into the README.
+rung cut short is printed but not written into the README.  ``--table RUN.json ...``
+plays nothing and writes the table from saved ``--json`` reports instead (rungs run
+separately, or kept in ``benchmarks/results/``), each dated by its report.
 
     python benchmarks/ladder.py [--deals 25] [--iterations 6000] [--engine SPEC]
         [--versus SPEC] [--workers 2] [--seed 2026] [--only NAME]... [--json]
-        [--readme [PATH]]
+        [--readme [PATH]] [--table RUN.json ...]
 
 Measured seconds per game at 6,000 iterations, one core each, on a busy 2-core machine:
 27 (``vs_greedy``: only the tested seat searches), 31 (``vs_heuristic``), 150
@@ -361,13 +363,34 @@ def check_readme(path: Path) -> None:
     rewrite_table(_read(path), {}, (), str(path))
 
 
-def rewrite_readme(path: Path, summaries: Sequence[dict], order: Sequence[str]) -> None:
-    """Rewrite the ladder table of the README at ``path`` with ``summaries``; raises
-    ``ManhattanError`` when the file cannot be read or has no markers."""
+def rewrite_readme(
+    path: Path, summaries: Sequence[dict], order: Sequence[str], date: str | None = None
+) -> None:
+    """Rewrite the ladder table of the README at ``path`` with ``summaries`` measured on
+    ``date`` (default today); raises ``ManhattanError`` when the file cannot be read or
+    has no markers."""
     text = _read(path)
-    date = datetime.date.today().isoformat()
+    date = date or datetime.date.today().isoformat()
     rows = {summary["matchup"]: table_row(summary, date) for summary in summaries}
     path.write_text(rewrite_table(text, rows, order, str(path)), encoding="utf-8")
+
+
+def saved_runs(paths: Sequence[Path]) -> list[tuple[str, list[dict]]]:
+    """The finished matchups of saved ``--json`` reports, with each report's date (its
+    ``"date"``, else the file's modification day); raises ``ManhattanError`` naming a
+    file that is not such a report."""
+    runs = []
+    for path in paths:
+        try:
+            report = json.loads(_read(path))
+            matchups = [m for m in report["matchups"] if not m.get("interrupted")]
+            date = (
+                report.get("date") or datetime.date.fromtimestamp(path.stat().st_mtime).isoformat()
+            )
+        except (json.JSONDecodeError, KeyError, TypeError) as error:
+            raise ManhattanError(f"{path}: not a ladder --json report ({error})") from None
+        runs.append((date, matchups))
+    return runs
 
 
 # ----- the command ------------------------------------------------------------------------
@@ -399,6 +422,14 @@ def main(argv: list[str] | None = None) -> int:
         help="rewrite the ladder table in README.md (or PATH)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    parser.add_argument(
+        "--table",
+        nargs="+",
+        type=Path,
+        metavar="JSON",
+        help="play nothing: write the README table (--readme, default README.md) from "
+        "saved --json reports",
+    )
     args = parser.parse_args(argv)
     try:
         return _run(args)
@@ -408,6 +439,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.table:
+        readme = args.readme or ROOT / "README.md"
+        check_readme(readme)
+        order = [m.name for m in matchups(DEFAULT_ENGINE, args.iterations)]
+        for date, summaries in saved_runs(args.table):
+            rewrite_readme(readme, summaries, order, date)
+        return 0
     if args.deals < 1 or args.workers < 1 or args.iterations < 1:
         raise ManhattanError("--deals, --workers and --iterations must be at least 1")
     ladder = matchups(args.engine, args.iterations, args.versus)
@@ -433,6 +471,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.readme is not None and finished:
         rewrite_readme(args.readme, finished, names)
     report = {
+        "date": datetime.date.today().isoformat(),
         "engine": args.engine,
         "iterations": args.iterations,
         "deals": args.deals,

@@ -4,6 +4,7 @@ engine.  Games here use tiny budgets; building the frozen engine is opt-in
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from collections import Counter
@@ -366,3 +367,20 @@ def test_complete_deals_drops_a_deal_with_a_missing_game():
     played[-1] = None
     kept, results = ladder.complete_deals(games, played)
     assert {g.deal for g in kept} == {games[0].deal} and len(kept) == len(results) == 4
+
+
+def test_the_table_is_written_from_saved_reports(tmp_path):
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# title\n{ladder.BEGIN}\n{ladder.END}\n")
+    report = {"date": "2026-11-30", "matchups": [_summary("vs_greedy", 0.96)]}
+    cut = {"matchups": [{**_summary("vs_heuristic", 0.5), "interrupted": True}]}
+    saved, unfinished = tmp_path / "run.json", tmp_path / "cut.json"
+    saved.write_text(json.dumps(report))
+    unfinished.write_text(json.dumps(cut))
+    argv = ["--table", str(saved), str(unfinished), "--readme", str(readme)]
+    assert ladder.main(argv) == 0
+    text = readme.read_text()
+    assert "`vs_greedy`" in text and "**96.0%**" in text and "2026-11-30" in text
+    assert "`vs_heuristic`" not in text  # a rung cut short is never written
+    (tmp_path / "bad.json").write_text("[1, 2]")
+    assert ladder.main(["--table", str(tmp_path / "bad.json"), "--readme", str(readme)]) == 1
