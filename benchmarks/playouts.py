@@ -13,6 +13,11 @@ Figures (each its own function, so more can join ``FIGURES``):
 * ``heuristic_playouts_per_s`` / ``heuristic_iterations_per_s`` — the playouts and the
   search iterations with the heuristic placement policy (``placement="heuristic"``, the
   default ``"bag"`` selection, ε = 0.1), beside the greedy ones.
+* ``placement_iterations_per_s`` / ``classic_placement_iterations_per_s`` — iterations
+  per second of the default search (halving over a depth-one tree, greedy playouts) and
+  of v0.1's (``CLASSIC``, ε = 0.1), on one core, over the same 12 placement decisions of
+  4-player games between heuristic bots (rounds 1-3): the placements are most of a game's
+  decisions, and halving plays a placement's worlds in one kernel call.
 
 Usage: ``python benchmarks/playouts.py [--seconds S] [--json]``.
 """
@@ -119,6 +124,37 @@ def heuristic_iterations_per_s(seconds: float = 2.0) -> float:
     return _iterations_rate(PlayoutEvaluator().epsilon, seconds, HEURISTIC)
 
 
+def _placement_rate(classic: bool, seconds: float) -> float:
+    from analysis import game_positions
+
+    from search.ismcts import CLASSIC, SearchConfig
+    from search.limits import Limit
+    from search.parallel import run_search
+
+    config = CLASSIC if classic else SearchConfig()
+    evaluator = PlayoutEvaluator(epsilon=0.1) if classic else PlayoutEvaluator()
+    views = game_positions(12, seed=500, rounds=(1, 2, 3))
+    run_search(views[0], Limit(iterations=50), evaluator, seed=0, config=config)  # warm-up
+    iterations = elapsed = 0.0
+    for index, view in enumerate(views):
+        result = run_search(
+            view, Limit(seconds=seconds / len(views)), evaluator, index, config=config
+        )
+        iterations += result.iterations
+        elapsed += result.seconds
+    return iterations / elapsed
+
+
+def placement_iterations_per_s(seconds: float = 2.0) -> float:
+    """Iterations per second of the default search over 12 placement decisions."""
+    return _placement_rate(False, seconds)
+
+
+def classic_placement_iterations_per_s(seconds: float = 2.0) -> float:
+    """Iterations per second of v0.1's search (``CLASSIC``) over the same decisions."""
+    return _placement_rate(True, seconds)
+
+
 FIGURES: dict[str, Callable[[float], float]] = {
     "playouts_per_s": playouts_per_s,
     "greedy_playouts_per_s": greedy_playouts_per_s,
@@ -127,6 +163,8 @@ FIGURES: dict[str, Callable[[float], float]] = {
     "random_rollout_iterations_per_s": random_rollout_iterations_per_s,
     "heuristic_playouts_per_s": heuristic_playouts_per_s,
     "heuristic_iterations_per_s": heuristic_iterations_per_s,
+    "placement_iterations_per_s": placement_iterations_per_s,
+    "classic_placement_iterations_per_s": classic_placement_iterations_per_s,
 }
 
 
