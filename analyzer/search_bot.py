@@ -27,7 +27,9 @@ class SearchBot:
     benchmark seat a variant of the engine.  ``inference`` (``True`` for the bundled
     model of the player count, or a ``ChoiceModel``) deals the searched worlds by how
     likely the opponents' past decisions in the view's history make each hand
-    (``positions.inference``) instead of uniformly."""
+    (``positions.inference``) instead of uniformly.  ``styles`` models each opponent in
+    the playouts by the policy their placements so far fit (``positions.styles``; needs
+    the compiled playout evaluator)."""
 
     def __init__(
         self,
@@ -37,12 +39,15 @@ class SearchBot:
         config: SearchConfig | None = None,
         evaluator: Evaluator | None = None,
         inference: bool | ChoiceModel = False,
+        styles: bool = False,
     ):
         self.limit = limit
         self.inference = inference
+        self.styles = styles
         self.name = name or f"mcts:{limit}"
-        chosen = evaluator if evaluator is not None else make_evaluator(epsilon)
-        self._player = MctsPlayer(limit, chosen, config or SearchConfig())
+        self._evaluator = evaluator if evaluator is not None else make_evaluator(epsilon)
+        self._config = config or SearchConfig()
+        self._player = MctsPlayer(limit, self._evaluator, self._config)
 
     @classmethod
     def from_budget(cls, budget: str, name: str | None = None) -> SearchBot:
@@ -61,7 +66,15 @@ class SearchBot:
             model = None if self.inference is True else self.inference
             searched = view.clone()
             searched.dealer = InferenceDealer(model)
-        return view.actions_to_move(self._player.choose_actions(searched, rng))
+        player = self._player
+        if self.styles:
+            from positions.styles import fitted_policies  # numba: only when asked
+
+            policies = fitted_policies(view, view.current_player())
+            if any(policy != "greedy" for policy in policies):
+                evaluator = self._evaluator.with_placement(policies)
+                player = MctsPlayer(self.limit, evaluator, self._config)
+        return view.actions_to_move(player.choose_actions(searched, rng))
 
     def close(self) -> None:
         """Nothing to release."""

@@ -49,8 +49,8 @@ REFERENCE_SEED = 99
 def settings(variant: str, config: dict | None = None) -> tuple[dict, SearchConfig]:
     """The evaluator options and search config of ``variant`` (``KEY=VALUE;...``), with
     ``config`` fields under them."""
-    _, evaluator, fields, _ = parse_variant(";".join(["1", variant] if variant else ["1"]))
-    return evaluator, SearchConfig(**{**(config or {}), **fields})
+    parsed = parse_variant(";".join(["1", variant] if variant else ["1"]))
+    return parsed.evaluator, SearchConfig(**{**(config or {}), **parsed.config})
 
 
 def reference_values(

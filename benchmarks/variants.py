@@ -7,11 +7,12 @@ option and ``SearchConfig`` field set, so each change is measured alone.
 ``BUDGET`` as ``mcts:`` takes it (``6000``, ``1s``); each ``KEY`` is one of the
 ``PlayoutEvaluator`` options (``epsilon``, ``placement``, ``selection``,
 ``prior_temperature``) or a ``SearchConfig`` field (``exploration``, ``margin_weight``,
-``prior_weight``, ``expansion``, …), or ``inference`` (``true``: deal by the bundled
-opponent model) and ``inference_*`` for a ``ChoiceModel`` field (``inference_temperature``,
-``inference_mix``, ``inference_depth``, …: inference with that model, the other fields
-from the bundled one).  Values are read as the field's type.  Unknown keys and bad values
-raise ``ManhattanError``.
+``prior_weight``, ``expansion``, …), or ``styles`` (``true``: model each opponent by
+the playout policy their play fits, ``positions.styles``), or ``inference`` (``true``:
+deal by the bundled opponent model) and ``inference_*`` for a ``ChoiceModel`` field
+(``inference_temperature``, ``inference_mix``, ``inference_depth``, …: inference with that
+model, the other fields from the bundled one).  Values are read as the field's type.
+Unknown keys and bad values raise ``ManhattanError``.
 """
 
 from __future__ import annotations
@@ -49,9 +50,20 @@ def _typed(key: str, text: str, default: object) -> object:
         ) from None
 
 
-def parse_variant(argument: str) -> tuple[Limit, dict, dict, dict | None]:
-    """``(limit, evaluator options, config fields, model fields or None for no
-    inference)`` of an ``engine`` argument."""
+@dataclasses.dataclass(frozen=True)
+class Variant:
+    """An ``engine`` argument read: the budget, the evaluator options, the config fields,
+    the opponent model's fields (None: no inference) and whether styles are read."""
+
+    limit: Limit
+    evaluator: dict
+    config: dict
+    model: dict | None
+    styles: bool
+
+
+def parse_variant(argument: str) -> Variant:
+    """The ``Variant`` of an ``engine`` argument; raises ``ManhattanError``."""
     budget, *settings = argument.split(";")
     try:
         limit = Limit.parse(budget)
@@ -60,6 +72,7 @@ def parse_variant(argument: str) -> tuple[Limit, dict, dict, dict | None]:
     evaluator: dict = {}
     config: dict = {}
     model: dict | None = None
+    styles = False
     for setting in settings:
         key, equals, text = setting.partition("=")
         if not equals:
@@ -70,6 +83,8 @@ def parse_variant(argument: str) -> tuple[Limit, dict, dict, dict | None]:
             evaluator[key] = _typed(key, text, EVALUATOR_OPTIONS[key])
         elif key in CONFIG_FIELDS:
             config[key] = _typed(key, text, CONFIG_FIELDS[key])
+        elif key == "styles":
+            styles = _typed(key, text, False)
         elif key == "inference":
             if _typed(key, text, False):
                 model = model or {}
@@ -77,24 +92,32 @@ def parse_variant(argument: str) -> tuple[Limit, dict, dict, dict | None]:
             model = model or {}
             model[key.removeprefix("inference_")] = _typed(key, text, MODEL_FIELDS[key])
         else:
-            known = ", ".join([*EVALUATOR_OPTIONS, *CONFIG_FIELDS, "inference", *MODEL_FIELDS])
+            known = ", ".join(
+                [*EVALUATOR_OPTIONS, *CONFIG_FIELDS, "styles", "inference", *MODEL_FIELDS]
+            )
             raise ManhattanError(f"engine variant: unknown key {key!r} (known: {known})")
-    return limit, evaluator, config, model
+    return Variant(limit, evaluator, config, model, styles)
 
 
 def engine(argument: str, players: int = 4) -> SearchBot:
     """The search bot of ``argument`` (see the module docstring) for ``players``-player
     games (whose bundled opponent model ``inference_*`` fields change)."""
-    limit, evaluator, config, model = parse_variant(argument)
+    variant = parse_variant(argument)
     try:
-        chosen = PlayoutEvaluator(**evaluator)
-        settings = SearchConfig(**config)
+        chosen = PlayoutEvaluator(**variant.evaluator)
+        settings = SearchConfig(**variant.config)
         inference: bool | ChoiceModel = False
-        if model == {}:
+        if variant.model == {}:
             inference = True
-        elif model:
-            inference = dataclasses.replace(ChoiceModel.bundled(players), **model)
+        elif variant.model:
+            inference = dataclasses.replace(ChoiceModel.bundled(players), **variant.model)
     except ValueError as error:
         raise ManhattanError(f"engine variant {argument!r}: {error}") from None
-    name = f"variant:{argument}"
-    return SearchBot(limit, name, config=settings, evaluator=chosen, inference=inference)
+    return SearchBot(
+        variant.limit,
+        f"variant:{argument}",
+        config=settings,
+        evaluator=chosen,
+        inference=inference,
+        styles=variant.styles,
+    )

@@ -118,10 +118,11 @@ def _decode(action):
 
 
 @njit(cache=CACHED)
-def _playout(start, seed, epsilon, placement, selection, weights, horizon, model, trace, forced):
-    """Play the world ``start`` (see ``to_arrays``) to the end with the placement and
-    selection policies coded ``placement`` and ``selection`` (``positions.policy``;
-    ``weights``: the heuristic's, ``weights_array``) — or, with ``horizon`` > 0, until
+def _playout(start, seed, epsilon, placements, selection, weights, horizon, model, trace, forced):
+    """Play the world ``start`` (see ``to_arrays``) to the end with each player's placement
+    policy coded in ``placements`` (one code per player, ``positions.policy``) and the
+    selection policy coded ``selection`` (``weights``: the heuristic's, ``weights_array``)
+    — or, with ``horizon`` > 0, until
     that many rounds have been scored and then value the rest with the learned ``model``
     (``positions.value``: its chances of first place stand for the win shares).  Returns
     the per-player win shares then final totals (float64, 2×players) and the number of
@@ -156,8 +157,10 @@ def _playout(start, seed, epsilon, placement, selection, weights, horizon, model
     for i in range(COLORS * SIZES):
         blocks_left += selected[i]
 
-    heuristic = placement == HEURISTIC
-    points = _round_points(owner, city_winner, tall, shared)  # kept up to date if heuristic
+    tracking = False  # whether some player's policy is the heuristic (it reads ``points``)
+    for p in range(players):
+        tracking = tracking or placements[p] == HEURISTIC
+    points = _round_points(owner, city_winner, tall, shared)  # kept up to date if tracking
     delta = np.empty(COLORS, dtype=np.int64)
     unseen = np.zeros(10, dtype=np.int64)
     scratch = heuristic_scratch(players)
@@ -204,6 +207,7 @@ def _playout(start, seed, epsilon, placement, selection, weights, horizon, model
             continue
 
         # ----- a turn: play a card, place (or give up) a block, draw -----
+        heuristic = placements[player] == HEURISTIC
         ncards = 0
         for card in range(1, CARD_TYPES + 1):
             if hands[player * 10 + card] > 0:
@@ -308,7 +312,7 @@ def _playout(start, seed, epsilon, placement, selection, weights, horizon, model
             slot = kind_slot[k]
             size = kind_size[k]
             color = player + 2 * slot
-            if heuristic:
+            if tracking:
                 site = city * SITES_PER_CITY + site_of[card]
                 _points_delta(
                     site, color, size, owner, height, city_count, city_winner, tall, shared, delta
@@ -395,7 +399,7 @@ def _playout(start, seed, epsilon, placement, selection, weights, horizon, model
                 rounds_scored += 1
                 if rounds_scored == horizon:
                     out = np.zeros(2 * players, dtype=np.float64)
-                    if not heuristic:
+                    if not tracking:
                         points = _round_points(owner, city_winner, tall, shared)
                     _estimate(a, points, model, out)
                     return out, steps
@@ -478,21 +482,37 @@ def _check_epsilon(epsilon: float) -> float:
     return epsilon
 
 
+Placement = str | Sequence[str]  # one policy for every player, or one per player
+
+
+def policy_codes(placement: Placement, selection: str, players: int) -> tuple[np.ndarray, int]:
+    """The kernel's codes of the policies: per player, the placement policy's
+    (``placement`` names one for every player, or one per player in seat order), and the
+    selection policy's.  Raises ``ValueError`` for an unknown policy or a sequence that
+    does not name one per player."""
+    names = [placement] * players if isinstance(placement, str) else list(placement)
+    if len(names) != players:
+        raise ValueError(f"expected {players} placement policies, one per player, not {names}")
+    codes = [check_policy(name, selection) for name in names]
+    return np.array([code for code, _ in codes], dtype=np.int64), codes[0][1]
+
+
 def run_playout(
     arrays: np.ndarray,
     seed: int,
     epsilon: float,
-    placement: str = "greedy",
+    placement: Placement = "greedy",
     selection: str = "bag",
     weights: np.ndarray | None = None,
     horizon: int = 0,
     model: ValueModel | None = None,
 ) -> np.ndarray:
     """Play the packed world ``arrays`` (from ``to_arrays``) to the end with generator
-    seed ``seed`` and the named policies (``weights``: the heuristic's, default
-    ``weights_array()``), or for ``horizon`` rounds and then valued by ``model``; returns
-    win shares (chances of first place) then final totals (float64, 2×players)."""
-    codes = check_policy(placement, selection)
+    seed ``seed`` and the named policies (``placement``: see ``policy_codes``;
+    ``weights``: the heuristic's, default ``weights_array()``), or for ``horizon`` rounds
+    and then valued by ``model``; returns win shares (chances of first place) then final
+    totals (float64, 2×players)."""
+    codes = policy_codes(placement, selection, int(arrays[H_PLAYERS]))
     chosen = _NO_WEIGHTS if weights is None else weights
     if horizon and model is None:
         raise ValueError("a playout with a horizon needs a value model")
@@ -506,7 +526,7 @@ def playout_trace(
     state: GameState,
     seed: int,
     epsilon: float,
-    placement: str = "greedy",
+    placement: Placement = "greedy",
     selection: str = "bag",
     forced: int = -1,
 ) -> list[tuple[int, int]]:
@@ -516,7 +536,7 @@ def playout_trace(
     unknown policy or for a ``forced`` action that is not legal."""
     if forced >= 0 and forced not in state.legal_actions():
         raise ValueError(f"action {forced} is not legal here")
-    codes = check_policy(placement, selection)
+    codes = policy_codes(placement, selection, state.layout.players)
     trace = np.zeros((MAX_TRACE, 2), dtype=np.int64)
     seed64 = np.uint64(seed % 2**64)
     arrays = to_arrays(state)
@@ -529,7 +549,7 @@ def playout_result(
     state: GameState,
     seed: int,
     epsilon: float,
-    placement: str = "greedy",
+    placement: Placement = "greedy",
     selection: str = "bag",
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(win_shares, final_totals)`` of the kernel's playout from ``state`` with ``seed``
@@ -564,22 +584,27 @@ class PlayoutEvaluator:
     def __init__(
         self,
         epsilon: float = 0.0,
-        placement: str = "greedy",
+        placement: Placement = "greedy",
         selection: str = "bag",
         prior_temperature: float = 1.0,
         horizon: int = 0,
     ):
         """``epsilon`` in [0, 1] is the chance of a uniformly random move at each decision
         (1 = pure random play); ``placement`` and ``selection`` name the policies
-        (``positions.policy``); ``prior_temperature`` (> 0) is the number of points of
-        heuristic value that make a placement's prior e times larger; ``horizon`` (≥ 0)
-        the rounds a playout scores before the bundled value model of the player count
-        (``positions.value``) estimates the rest (0: play to the end).  Raises
-        ``ValueError`` for a value out of range or an unknown policy."""
+        (``positions.policy``; ``placement`` may name one per player, in seat order, to
+        model each player by the policy their play fits); ``prior_temperature`` (> 0) is
+        the number of points of heuristic value that make a placement's prior e times
+        larger; ``horizon`` (≥ 0) the rounds a playout scores before the bundled value
+        model of the player count (``positions.value``) estimates the rest (0: play to the
+        end).  Raises ``ValueError`` for a value out of range or an unknown policy."""
         self.epsilon = _check_epsilon(epsilon)
-        self.placement = placement
+        self.placement = placement if isinstance(placement, str) else tuple(placement)
         self.selection = selection
-        self._codes = check_policy(placement, selection)
+        if isinstance(placement, str):
+            check_policy(placement, selection)
+        else:
+            policy_codes(placement, selection, len(self.placement))
+        self._code_cache: dict[int, tuple[np.ndarray, int]] = {}
         self._weights = weights_array()
         if not prior_temperature > 0:
             raise ValueError(f"prior_temperature must be positive, not {prior_temperature}")
@@ -595,6 +620,22 @@ class PlayoutEvaluator:
             f"selection={self.selection!r}, prior_temperature={self.prior_temperature}, "
             f"horizon={self.horizon})"
         )
+
+    def with_placement(self, placement: Placement) -> PlayoutEvaluator:
+        """A copy of this evaluator with the placement policy ``placement`` (see
+        ``__init__``)."""
+        return PlayoutEvaluator(
+            self.epsilon, placement, self.selection, self.prior_temperature, self.horizon
+        )
+
+    def _codes(self, players: int) -> tuple[np.ndarray, int]:
+        """The kernel's policy codes for a ``players``-player game (``policy_codes``)."""
+        codes = self._code_cache.get(players)
+        if codes is None:
+            codes = self._code_cache[players] = policy_codes(
+                self.placement, self.selection, players
+            )
+        return codes
 
     def _model(self, players: int) -> np.ndarray:
         """The value model's coefficients for ``players`` (placeholder without horizon)."""
@@ -613,13 +654,11 @@ class PlayoutEvaluator:
         if not _PREPARED:
             world = GameState.new_game(2, np.random.default_rng(0))
             arrays = to_arrays(world)
-            for codes in ((GREEDY, BAG), (HEURISTIC, BAG)):
-                _playout(
-                    arrays, np.uint64(1), 0.1, *codes, self._weights, 1, _NO_MODEL, _NO_TRACE, -1
-                )
-                _playouts_after(
-                    arrays, _FIRST_PICK, np.uint64(1), 0.1, *codes, self._weights, 1, _NO_MODEL
-                )
+            codes = np.array([GREEDY, HEURISTIC], dtype=np.int64), BAG  # both policies
+            _playout(arrays, np.uint64(1), 0.1, *codes, self._weights, 1, _NO_MODEL, _NO_TRACE, -1)
+            _playouts_after(
+                arrays, _FIRST_PICK, np.uint64(1), 0.1, *codes, self._weights, 1, _NO_MODEL
+            )
             placement_values(arrays, 0, (), mover_unseen(arrays, 0), self._weights)
             _PREPARED = True
 
@@ -639,7 +678,7 @@ class PlayoutEvaluator:
             to_arrays(state),
             seed,
             self.epsilon,
-            *self._codes,
+            *self._codes(players),
             self._weights,
             self.horizon,
             self._model(players),
@@ -662,7 +701,7 @@ class PlayoutEvaluator:
             np.asarray(actions, dtype=np.int64),
             seed,
             self.epsilon,
-            *self._codes,
+            *self._codes(players),
             self._weights,
             self.horizon,
             self._model(players),
@@ -681,7 +720,7 @@ class PlayoutEvaluator:
             to_arrays(world),
             rng.integers(0, 2**64, dtype=np.uint64),
             self.epsilon,
-            *self._codes,
+            *self._codes(players),
             self._weights,
             self.horizon,
             self._model(players),
