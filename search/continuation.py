@@ -17,7 +17,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from search.protocol import GameState
-from search.results import LineMove
+from search.results import LineMove, name_and_play
 
 Decision = tuple[int, tuple[int, ...]]  # (player, actions)
 
@@ -88,11 +88,8 @@ def _most_common_line(
             for seq, win in played
             if len(seq) > depth and seq[depth] == (player, actions)
         ]
-        try:
-            text = position.decision_to_string(actions)
-            for action in actions:
-                position.apply_action(action)
-        except ValueError:
+        text = name_and_play(position, actions)
+        if text is None:
             break
         line.append(LineMove(player, text, worlds, sum(win for _, win in played) / worlds))
         if position.is_terminal():

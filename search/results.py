@@ -104,15 +104,23 @@ def expected_line(state: GameState, summary: TreeSummary, max_moves: int = 12) -
         if not decisions:
             break
         next_path, stats = decisions[0]
-        actions = next_path[len(path) :]
-        try:
-            text = position.decision_to_string(actions)
-            for action in actions:
-                position.apply_action(action)
-        except ValueError:
+        text = name_and_play(position, next_path[len(path) :])
+        if text is None:
             break
         line.append(LineMove(stats.player, text, stats.visits, stats.win))
         path = next_path
         if position.is_terminal():
             break
     return line
+
+
+def name_and_play(position: GameState, actions: Path) -> str | None:
+    """Name the decision ``actions`` in ``position`` (a player's view) and play it there;
+    None, with ``position`` in an undefined state, when it cannot be named or played."""
+    try:
+        text = position.decision_to_string(actions)
+        for action in actions:
+            position.apply_action(action)
+    except ValueError:
+        return None
+    return text
