@@ -27,9 +27,11 @@ class SearchBot:
     benchmark seat a variant of the engine.  ``inference`` (``True`` for the bundled
     model of the player count, or a ``ChoiceModel``) deals the searched worlds by how
     likely the opponents' past decisions in the view's history make each hand
-    (``positions.inference``) instead of uniformly.  ``styles`` models each opponent in
-    the playouts by the policy their placements so far fit (``positions.styles``; needs
-    the compiled playout evaluator)."""
+    (``positions.inference``) instead of uniformly.  ``styles`` (on by default) models
+    each opponent in the playouts by the policy their placements so far fit
+    (``positions.styles``; needs the compiled playout evaluator): against opponents whose
+    play fits greedy play, as the engine's own does, it changes nothing, and against the
+    heuristic bots it won 77 % to 68 % at 1,500 iterations (same deals)."""
 
     def __init__(
         self,
@@ -39,7 +41,7 @@ class SearchBot:
         config: SearchConfig | None = None,
         evaluator: Evaluator | None = None,
         inference: bool | ChoiceModel = False,
-        styles: bool = False,
+        styles: bool = True,
     ):
         self.limit = limit
         self.inference = inference

@@ -7,12 +7,12 @@ option and ``SearchConfig`` field set, so each change is measured alone.
 ``BUDGET`` as ``mcts:`` takes it (``6000``, ``1s``); each ``KEY`` is one of the
 ``PlayoutEvaluator`` options (``epsilon``, ``placement``, ``selection``,
 ``prior_temperature``) or a ``SearchConfig`` field (``exploration``, ``margin_weight``,
-``prior_weight``, ``expansion``, …), or ``styles`` (``true``: model each opponent by
-the playout policy their play fits, ``positions.styles``), or ``inference`` (``true``:
-deal by the bundled opponent model) and ``inference_*`` for a ``ChoiceModel`` field
-(``inference_temperature``, ``inference_mix``, ``inference_depth``, …: inference with that
-model, the other fields from the bundled one).  Values are read as the field's type.
-Unknown keys and bad values raise ``ManhattanError``.
+``prior_weight``, ``expansion``, …), or ``styles`` (``false``: model every opponent by
+the default playout policy instead of the one their play fits, ``positions.styles``), or
+``inference`` (``true``: deal by the bundled opponent model) and ``inference_*`` for a
+``ChoiceModel`` field (``inference_temperature``, ``inference_mix``, ``inference_depth``,
+…: inference with that model, the other fields from the bundled one).  Values are read
+as the field's type.  Unknown keys and bad values raise ``ManhattanError``.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ EVALUATOR_OPTIONS = {
     if name != "self"
 }
 CONFIG_FIELDS = {field.name: field.default for field in dataclasses.fields(SearchConfig)}
+STYLES_DEFAULT = inspect.signature(SearchBot.__init__).parameters["styles"].default
 MODEL_FIELDS = {f"inference_{f.name}": f.default for f in dataclasses.fields(ChoiceModel)}
 
 
@@ -72,7 +73,7 @@ def parse_variant(argument: str) -> Variant:
     evaluator: dict = {}
     config: dict = {}
     model: dict | None = None
-    styles = False
+    styles = STYLES_DEFAULT
     for setting in settings:
         key, equals, text = setting.partition("=")
         if not equals:
@@ -84,7 +85,7 @@ def parse_variant(argument: str) -> Variant:
         elif key in CONFIG_FIELDS:
             config[key] = _typed(key, text, CONFIG_FIELDS[key])
         elif key == "styles":
-            styles = _typed(key, text, False)
+            styles = _typed(key, text, STYLES_DEFAULT)
         elif key == "inference":
             if _typed(key, text, False):
                 model = model or {}

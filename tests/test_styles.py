@@ -64,3 +64,13 @@ def test_per_player_policies_must_name_every_player():
         PlayoutEvaluator(placement=("greedy", "heuristic")).evaluate(
             state, np.random.default_rng(1)
         )
+
+
+def test_the_search_bot_reads_styles_and_its_own_play_fits_greedy_play():
+    # Reading styles is the bots' default, and it must leave play against the engine as
+    # it is: the engine's own placements are read as greedy play.
+    assert make_bot("mcts:100").styles
+    bots = [make_bot("mcts:100"), make_bot("heuristic"), make_bot("mcts:100"), make_bot("greedy")]
+    states = play_game(bots, 4, 5).record.states()
+    assert fitted_policies(states[80], 0) == ("greedy", "heuristic", "greedy", "greedy")
+    assert fitted_policies(states[80], 1) == ("greedy",) * 4
