@@ -18,6 +18,9 @@ Figures (each its own function, so more can join ``FIGURES``):
   of v0.1's (``CLASSIC``, ε = 0.1), on one core, over the same 12 placement decisions of
   4-player games between heuristic bots (rounds 1-3): the placements are most of a game's
   decisions, and halving plays a placement's worlds in one kernel call.
+* ``styles_placement_iterations_per_s`` — the default search over the same decisions with
+  the three opponents modelled by the heuristic placement policy: what reading styles
+  (``positions.styles``) costs per iteration against the heuristic bots.
 
 Usage: ``python benchmarks/playouts.py [--seconds S] [--json]``.
 """
@@ -124,21 +127,30 @@ def heuristic_iterations_per_s(seconds: float = 2.0) -> float:
     return _iterations_rate(PlayoutEvaluator().epsilon, seconds, HEURISTIC)
 
 
-def _placement_rate(classic: bool, seconds: float) -> float:
+def _placement_rate(kind: str, seconds: float) -> float:
+    """Iterations per second over 12 placement decisions of the search ``kind``:
+    ``"default"``, ``"classic"`` (v0.1's) or ``"styles"`` (the default search with every
+    opponent modelled by the heuristic, as reading styles does against heuristic bots)."""
     from analysis import game_positions
 
     from search.ismcts import CLASSIC, SearchConfig
     from search.limits import Limit
     from search.parallel import run_search
 
-    config = CLASSIC if classic else SearchConfig()
-    evaluator = PlayoutEvaluator(epsilon=0.1) if classic else PlayoutEvaluator()
+    config = CLASSIC if kind == "classic" else SearchConfig()
+    evaluator = PlayoutEvaluator(epsilon=0.1) if kind == "classic" else PlayoutEvaluator()
     views = game_positions(12, seed=500, rounds=(1, 2, 3))
     run_search(views[0], Limit(iterations=50), evaluator, seed=0, config=config)  # warm-up
     iterations = elapsed = 0.0
     for index, view in enumerate(views):
+        searched = evaluator
+        if kind == "styles":
+            mover = view.current_player()
+            searched = evaluator.with_placement(
+                tuple("greedy" if p == mover else "heuristic" for p in range(4))
+            )
         result = run_search(
-            view, Limit(seconds=seconds / len(views)), evaluator, index, config=config
+            view, Limit(seconds=seconds / len(views)), searched, index, config=config
         )
         iterations += result.iterations
         elapsed += result.seconds
@@ -147,12 +159,18 @@ def _placement_rate(classic: bool, seconds: float) -> float:
 
 def placement_iterations_per_s(seconds: float = 2.0) -> float:
     """Iterations per second of the default search over 12 placement decisions."""
-    return _placement_rate(False, seconds)
+    return _placement_rate("default", seconds)
 
 
 def classic_placement_iterations_per_s(seconds: float = 2.0) -> float:
     """Iterations per second of v0.1's search (``CLASSIC``) over the same decisions."""
-    return _placement_rate(True, seconds)
+    return _placement_rate("classic", seconds)
+
+
+def styles_placement_iterations_per_s(seconds: float = 2.0) -> float:
+    """Iterations per second of the default search over the same decisions with the
+    three opponents modelled by the heuristic (reading styles against heuristic bots)."""
+    return _placement_rate("styles", seconds)
 
 
 FIGURES: dict[str, Callable[[float], float]] = {
@@ -165,6 +183,7 @@ FIGURES: dict[str, Callable[[float], float]] = {
     "heuristic_iterations_per_s": heuristic_iterations_per_s,
     "placement_iterations_per_s": placement_iterations_per_s,
     "classic_placement_iterations_per_s": classic_placement_iterations_per_s,
+    "styles_placement_iterations_per_s": styles_placement_iterations_per_s,
 }
 
 
