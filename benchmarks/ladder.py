@@ -28,11 +28,14 @@ each.  ``--readme`` rewrites the ladder table of README.md between the lines
 Ctrl-C ends the run with the figures of the deals finished (``"interrupted": true``); a
 rung cut short is printed but not written into the README.  ``--table RUN.json ...``
 plays nothing and writes the table from saved ``--json`` reports instead (rungs run
-separately, or kept in ``benchmarks/results/``), each dated by its report.
+separately, or kept in ``benchmarks/results/``), each dated by its report; with
+``--cut-short`` it writes rungs cut short too, their games marked "(cut short)": every
+deal they count was played in all four seats, so the comparison stays duplicate, only
+smaller.
 
     python benchmarks/ladder.py [--deals 25] [--iterations 6000] [--engine SPEC]
         [--versus SPEC] [--workers 2] [--seed 2026] [--only NAME]... [--json]
-        [--readme [PATH]] [--table RUN.json ...]
+        [--readme [PATH]] [--table RUN.json ... [--cut-short]]
 
 Measured seconds per game at 6,000 iterations, one core each, on a busy 2-core machine:
 27 (``vs_greedy``: only the tested seat searches), 31 (``vs_heuristic``), 150
@@ -321,9 +324,10 @@ def table_row(summary: dict, date: str) -> str:
     target = "—" if summary["target"] is None else f"≥ {summary['target']:.0%}"
     per_game = summary["seconds_per_game"]
     per_game_text = f"{per_game:.0f}" if per_game >= 10 else f"{per_game:.1f}"
+    games = f"{summary['games']} (cut short)" if summary.get("interrupted") else summary["games"]
     return (
         f"| `{summary['matchup']}` | `{summary['tested']}` | {summary['label']} "
-        f"| {summary['games']} | **{summary['win_rate']:.1%}** [{low:.1%}, {high:.1%}] "
+        f"| {games} | **{summary['win_rate']:.1%}** [{low:.1%}, {high:.1%}] "
         f"| {target} | {summary['mean_score']:.1f} | {per_game_text} | {date} |"
     )
 
@@ -375,15 +379,20 @@ def rewrite_readme(
     path.write_text(rewrite_table(text, rows, order, str(path)), encoding="utf-8")
 
 
-def saved_runs(paths: Sequence[Path]) -> list[tuple[str, list[dict]]]:
-    """The finished matchups of saved ``--json`` reports, with each report's date (its
+def saved_runs(
+    paths: Sequence[Path], cut_short: bool = False
+) -> list[tuple[str, list[dict]]]:
+    """The finished matchups of saved ``--json`` reports (with ``cut_short``, also those
+    a Ctrl-C cut short: the deals they finished), with each report's date (its
     ``"date"``, else the file's modification day); raises ``ManhattanError`` naming a
     file that is not such a report."""
     runs = []
     for path in paths:
         try:
             report = json.loads(_read(path))
-            matchups = [m for m in report["matchups"] if not m.get("interrupted")]
+            matchups = [
+                m for m in report["matchups"] if cut_short or not m.get("interrupted")
+            ]
             date = (
                 report.get("date") or datetime.date.fromtimestamp(path.stat().st_mtime).isoformat()
             )
@@ -430,6 +439,12 @@ def main(argv: list[str] | None = None) -> int:
         help="play nothing: write the README table (--readme, default README.md) from "
         "saved --json reports",
     )
+    parser.add_argument(
+        "--cut-short",
+        action="store_true",
+        help="with --table: write rungs a Ctrl-C cut short too (the deals they finished), "
+        "marked so",
+    )
     args = parser.parse_args(argv)
     try:
         return _run(args)
@@ -443,7 +458,7 @@ def _run(args: argparse.Namespace) -> int:
         readme = args.readme or ROOT / "README.md"
         check_readme(readme)
         order = [m.name for m in matchups(DEFAULT_ENGINE, args.iterations)]
-        for date, summaries in saved_runs(args.table):
+        for date, summaries in saved_runs(args.table, args.cut_short):
             rewrite_readme(readme, summaries, order, date)
         return 0
     if args.deals < 1 or args.workers < 1 or args.iterations < 1:

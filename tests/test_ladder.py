@@ -381,6 +381,9 @@ def test_the_table_is_written_from_saved_reports(tmp_path):
     assert ladder.main(argv) == 0
     text = readme.read_text()
     assert "`vs_greedy`" in text and "**96.0%**" in text and "2026-11-30" in text
-    assert "`vs_heuristic`" not in text  # a rung cut short is never written
+    assert "`vs_heuristic`" not in text  # a rung cut short is written only when asked
+    assert ladder.main([*argv, "--cut-short"]) == 0
+    text = readme.read_text()
+    assert "`vs_heuristic`" in text and "(cut short)" in text and "**96.0%**" in text
     (tmp_path / "bad.json").write_text("[1, 2]")
     assert ladder.main(["--table", str(tmp_path / "bad.json"), "--readme", str(readme)]) == 1
