@@ -379,9 +379,7 @@ def rewrite_readme(
     path.write_text(rewrite_table(text, rows, order, str(path)), encoding="utf-8")
 
 
-def saved_runs(
-    paths: Sequence[Path], cut_short: bool = False
-) -> list[tuple[str, list[dict]]]:
+def saved_runs(paths: Sequence[Path], cut_short: bool = False) -> list[tuple[str, list[dict]]]:
     """The finished matchups of saved ``--json`` reports (with ``cut_short``, also those
     a Ctrl-C cut short: the deals they finished), with each report's date (its
     ``"date"``, else the file's modification day); raises ``ManhattanError`` naming a
@@ -390,9 +388,7 @@ def saved_runs(
     for path in paths:
         try:
             report = json.loads(_read(path))
-            matchups = [
-                m for m in report["matchups"] if cut_short or not m.get("interrupted")
-            ]
+            matchups = [m for m in report["matchups"] if cut_short or not m.get("interrupted")]
             date = (
                 report.get("date") or datetime.date.fromtimestamp(path.stat().st_mtime).isoformat()
             )
@@ -454,6 +450,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.cut_short and not args.table:
+        raise ManhattanError(
+            "--cut-short: only with --table (a run's own rungs cut short are never written)"
+        )
     if args.table:
         readme = args.readme or ROOT / "README.md"
         check_readme(readme)

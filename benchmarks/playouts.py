@@ -147,7 +147,7 @@ def _placement_rate(kind: str, seconds: float) -> float:
         if kind == "styles":
             mover = view.current_player()
             searched = evaluator.with_placement(
-                tuple("greedy" if p == mover else "heuristic" for p in range(4))
+                tuple("greedy" if p == mover else "heuristic" for p in range(view.layout.players))
             )
         result = run_search(
             view, Limit(seconds=seconds / len(views)), searched, index, config=config

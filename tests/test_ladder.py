@@ -385,5 +385,6 @@ def test_the_table_is_written_from_saved_reports(tmp_path):
     assert ladder.main([*argv, "--cut-short"]) == 0
     text = readme.read_text()
     assert "`vs_heuristic`" in text and "(cut short)" in text and "**96.0%**" in text
+    assert ladder.main(["--cut-short", "--readme", str(readme)]) == 1  # only with --table
     (tmp_path / "bad.json").write_text("[1, 2]")
     assert ladder.main(["--table", str(tmp_path / "bad.json"), "--readme", str(readme)]) == 1
