@@ -31,11 +31,14 @@ plays nothing and writes the table from saved ``--json`` reports instead (rungs 
 separately, or kept in ``benchmarks/results/``), each dated by its report; with
 ``--cut-short`` it writes rungs cut short too, their games marked "(cut short)": every
 deal they count was played in all four seats, so the comparison stays duplicate, only
-smaller.
+smaller.  ``kill`` (SIGTERM) stops a run as Ctrl-C does, and so does SIGINT sent to a run
+started in the background (``nohup``, ``&``), whose shell would have it ignored.
+``--log GAMES.jsonl`` keeps every finished game in a file (``ladder_log.py``); run again
+with the same log and the same arguments, a stopped run plays only the games it lacks.
 
     python benchmarks/ladder.py [--deals 25] [--iterations 6000] [--engine SPEC]
         [--versus SPEC] [--workers 2] [--seed 2026] [--only NAME]... [--json]
-        [--readme [PATH]] [--table RUN.json ... [--cut-short]]
+        [--log GAMES.jsonl] [--readme [PATH]] [--table RUN.json ... [--cut-short]]
 
 Measured seconds per game at 6,000 iterations, one core each, on a busy 2-core machine:
 27 (``vs_greedy``: only the tested seat searches), 31 (``vs_heuristic``), 150
@@ -48,18 +51,21 @@ budgets first (``--iterations 600``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import importlib
 import json
 import re
+import signal
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from joblib import Parallel, delayed
+from ladder_log import GameLog, game_key
 from peeking import PeekingBot, play_peeking_game
 
 from analyzer.match import wilson_interval
@@ -265,23 +271,37 @@ def run_matchup(
     seed: int,
     workers: int = 1,
     progress: Callable[[int, int], None] | None = None,
+    log: GameLog | None = None,
 ) -> dict:
     """Play every game of ``matchup`` (``deals`` deals × every seat) on ``workers``
     processes and return its summary (``summarize``) with the wall ``seconds`` and each
-    game's result.  ``progress(done, total)`` is called as games finish.  Ctrl-C ends the
-    matchup early: the summary then counts the deals whose every seat finished (so both
-    sides still had the same cards) and says ``"interrupted": true``."""
+    game's result.  ``progress(done, total)`` is called as games finish.  With a ``log``,
+    the games it holds are counted, not played again, and each game played is recorded in
+    it as it ends.  Ctrl-C ends the matchup early: the summary then counts the deals whose
+    every seat finished (so both sides still had the same cards) and says
+    ``"interrupted": true``."""
     for spec in dict.fromkeys((matchup.tested, matchup.opponent)):
         check_seat_spec(spec)
     scheduled = schedule(deals, seed)
+    keys = [
+        game_key(matchup.name, matchup.tested, matchup.label, g.seed, g.seat) for g in scheduled
+    ]
+    logged = log.results if log is not None else {}
+    played: list[dict | None] = [logged.get(key) for key in keys]
     started = time.perf_counter()
-    jobs = (delayed(_numbered)(i, seat_specs(matchup, g), g.seed) for i, g in enumerate(scheduled))
-    played: list[dict | None] = [None] * len(scheduled)
+    jobs = (
+        delayed(_numbered)(i, seat_specs(matchup, g), g.seed)
+        for i, g in enumerate(scheduled)
+        if played[i] is None
+    )
     parallel = Parallel(n_jobs=workers, return_as="generator_unordered")
     interrupted = False
+    already = sum(result is not None for result in played)
     try:
-        for done, (index, result) in enumerate(parallel(jobs), start=1):
+        for done, (index, result) in enumerate(parallel(jobs), start=already + 1):
             played[index] = result
+            if log is not None:
+                log.record(keys[index], result)
             if progress is not None:
                 progress(done, len(scheduled))
     except KeyboardInterrupt:
@@ -428,6 +448,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     parser.add_argument(
+        "--log",
+        type=Path,
+        metavar="PATH",
+        help="append each finished game to PATH (JSON lines); the games already in it are "
+        "counted, not played again, so a stopped run resumes",
+    )
+    parser.add_argument(
         "--table",
         nargs="+",
         type=Path,
@@ -443,10 +470,30 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     try:
-        return _run(args)
+        with stop_signals():
+            return _run(args)
     except ManhattanError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
+
+
+@contextlib.contextmanager
+def stop_signals() -> Iterator[None]:
+    """While inside: SIGTERM, and SIGINT even when the shell started the run with it
+    ignored (``nohup``, a background job), end the run as Ctrl-C does, with the figures
+    of the deals finished.  The handlers before are restored on leaving."""
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    before = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -471,6 +518,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.readme is not None:
         check_readme(args.readme)
     selected = [m for m in ladder if not args.only or m.name in args.only]
+    log = GameLog(args.log) if args.log is not None else None
     summaries = []
     for matchup in selected:
         matchup = resolve(matchup, _frozen_spec)
@@ -479,9 +527,12 @@ def _run(args: argparse.Namespace) -> int:
             if not args.quiet:
                 print(f"{name}: {done}/{total} games", file=sys.stderr, flush=True)
 
-        summaries.append(run_matchup(matchup, args.deals, args.seed, args.workers, progress))
-        if summaries[-1]["interrupted"]:
+        summary = run_matchup(matchup, args.deals, args.seed, args.workers, progress, log)
+        summaries.append(summary)
+        if summary["interrupted"]:
             break
+    if log is not None:
+        log.close()
     finished = [s for s in summaries if not s["interrupted"]]
     if args.readme is not None and finished:
         rewrite_readme(args.readme, finished, names)

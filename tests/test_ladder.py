@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -17,6 +19,8 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 sys.path.append(str(BENCHMARKS))  # the benchmark scripts import each other by name
 
 import ladder  # noqa: E402
+import ladder_log  # noqa: E402
+from ladder_log import GameLog  # noqa: E402
 from peeking import PeekingBot, TrueWorld, play_peeking_game  # noqa: E402
 
 from analyzer.match import wilson_interval  # noqa: E402
@@ -388,3 +392,68 @@ def test_the_table_is_written_from_saved_reports(tmp_path):
     assert ladder.main(["--cut-short", "--readme", str(readme)]) == 1  # only with --table
     (tmp_path / "bad.json").write_text("[1, 2]")
     assert ladder.main(["--table", str(tmp_path / "bad.json"), "--readme", str(readme)]) == 1
+
+
+# ----- long runs: the game log and the stop signals ----------------------------------------
+
+
+def test_a_logged_run_that_was_stopped_resumes_where_it_stopped(tmp_path):
+    """The games a stopped run finished are in its log; run again with the log, only the
+    games it lacks are played, and the figures are those of a run never stopped."""
+    matchup = ladder.Matchup("vs_greedy", "mcts:20", "greedy", "`greedy`", 0.95)
+    path = tmp_path / "games.jsonl"
+
+    def stop_after_five(done: int, total: int) -> None:
+        if done == 5:
+            raise KeyboardInterrupt
+
+    log = GameLog(path)
+    stopped = ladder.run_matchup(matchup, 2, 5, progress=stop_after_five, log=log)
+    log.close()
+    assert stopped["interrupted"] and len(path.read_text().splitlines()) == 5
+
+    counted: list[int] = []
+    log = GameLog(path)
+    assert len(log.results) == 5
+    resumed = ladder.run_matchup(matchup, 2, 5, progress=lambda d, t: counted.append(d), log=log)
+    log.close()
+    assert counted == [6, 7, 8]  # only the three games the log lacked were played
+    assert len(path.read_text().splitlines()) == 8
+    fresh = ladder.run_matchup(matchup, 2, 5)
+    assert not resumed["interrupted"] and resumed["games"] == 8
+    assert sorted((r["deal"], r["seat"], r["totals"]) for r in resumed["results"]) == sorted(
+        (r["deal"], r["seat"], r["totals"]) for r in fresh["results"]
+    )
+    # another budget is another game: nothing of this log counts for it
+    other = ladder.Matchup("vs_greedy", "mcts:21", "greedy", "`greedy`", 0.95)
+    keys = [
+        ladder_log.game_key(other.name, other.tested, other.label, g.seed, g.seat)
+        for g in ladder.schedule(2, 5)
+    ]
+    assert not set(keys) & set(GameLog(path).results)
+
+
+def test_a_log_line_that_is_not_a_game_is_an_error_naming_the_line(tmp_path, capsys):
+    path = tmp_path / "games.jsonl"
+    path.write_text('{"matchup": "vs_greedy"}\n')
+    with pytest.raises(ManhattanError, match=r"games.jsonl:1: expected a logged game"):
+        GameLog(path)
+    argv = ["--only", "vs_greedy", "--deals", "1", "--iterations", "10", "--log", str(path)]
+    assert ladder.main([*argv, "--quiet"]) == 1
+    assert "games.jsonl:1:" in capsys.readouterr().err
+    assert path.read_text() == '{"matchup": "vs_greedy"}\n'  # the log is left as it was
+    assert ladder.main([*argv[:-1], str(tmp_path / "no" / "dir.jsonl"), "--quiet"]) == 1
+
+
+def test_sigterm_and_an_ignored_sigint_stop_a_run_as_ctrl_c_does():
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # as a shell's background job
+    try:
+        with pytest.raises(KeyboardInterrupt), ladder.stop_signals():
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(1)
+        with pytest.raises(KeyboardInterrupt), ladder.stop_signals():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(1)
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN  # restored on leaving
+    finally:
+        signal.signal(signal.SIGINT, previous)
