@@ -304,6 +304,10 @@ def run_matchup(
                 log.record(keys[index], result)
             if progress is not None:
                 progress(done, len(scheduled))
+    except Exception as error:
+        if not caused_by_interrupt(error):
+            raise
+        interrupted = True  # the stop landed inside compiled code, which wrapped it
     except KeyboardInterrupt:
         interrupted = True
     games, results = complete_deals(scheduled, played)
@@ -323,6 +327,20 @@ def run_matchup(
         for game, result in zip(games, results, strict=True)
     ]
     return summary
+
+
+def caused_by_interrupt(error: BaseException) -> bool:
+    """Whether ``error`` was raised because of a ``KeyboardInterrupt``: a stop that lands
+    while numba calls back into Python comes out as a ``SystemError`` whose cause is the
+    interrupt."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        if isinstance(current, KeyboardInterrupt):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False
 
 
 def _numbered(index: int, specs: list[str], seed: int) -> tuple[int, dict]:

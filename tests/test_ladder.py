@@ -457,3 +457,26 @@ def test_sigterm_and_an_ignored_sigint_stop_a_run_as_ctrl_c_does():
         assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN  # restored on leaving
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def test_a_stop_that_compiled_code_wrapped_still_stops_the_run_with_its_figures():
+    """A SIGTERM landing while numba calls back into Python surfaces as a SystemError
+    caused by the KeyboardInterrupt (seen in a 6,000-iteration run): it is a stop, not a
+    crash; any other error still propagates."""
+    matchup = ladder.Matchup("vs_greedy", "mcts:20", "greedy", "`greedy`", 0.95)
+
+    def wrapped_stop_after_four(done: int, total: int) -> None:
+        if done == 4:
+            try:
+                raise KeyboardInterrupt
+            except KeyboardInterrupt as stop:
+                raise SystemError("returned a result with an exception set") from stop
+
+    summary = ladder.run_matchup(matchup, 2, 5, progress=wrapped_stop_after_four)
+    assert summary["interrupted"] is True and summary["games"] == 4
+
+    def fails(done: int, total: int) -> None:
+        raise SystemError("a real failure")
+
+    with pytest.raises(SystemError, match="a real failure"):
+        ladder.run_matchup(matchup, 1, 5, progress=fails)
