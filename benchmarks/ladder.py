@@ -32,7 +32,9 @@ separately, or kept in ``benchmarks/results/``), each dated by its report; with
 ``--cut-short`` it writes rungs cut short too, their games marked "(cut short)": every
 deal they count was played in all four seats, so the comparison stays duplicate, only
 smaller.  ``kill`` (SIGTERM) stops a run as Ctrl-C does, and so does SIGINT sent to a run
-started in the background (``nohup``, ``&``), whose shell would have it ignored.
+started in the background (``nohup``, ``&``), whose shell would have it ignored: each is
+a stop request (``search.stopping``) that the games and searches poll, so the run ends
+within a move; a second one ends it at once.
 ``--log GAMES.jsonl`` keeps every finished game in a file (``ladder_log.py``); run again
 with the same log and the same arguments, a stopped run plays only the games it lacks.
 
@@ -56,7 +58,6 @@ import datetime
 import importlib
 import json
 import re
-import signal
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -64,7 +65,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from joblib import Parallel, delayed
 from ladder_log import GameLog, game_key
 from peeking import PeekingBot, play_peeking_game
 
@@ -73,6 +73,8 @@ from analyzer.players import check_bot_spec, make_bot
 from positions.bots import Bot
 from positions.errors import ManhattanError
 from positions.selfplay import play_game
+from search import stopping
+from search.pool import helper_pool, in_helper
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = 4
@@ -194,9 +196,10 @@ def check_seat_spec(spec: str) -> None:
         check_bot_spec(inner.replace(SEED, "0"))
 
 
-def play_scheduled(specs: list[str], seed: int) -> dict:
-    """Worker: play one game with ``specs`` in the seats; its totals, win shares, the
-    seats that forfeited and the seconds it took."""
+def play_scheduled(specs: list[str], seed: int) -> dict | None:
+    """Play one game with ``specs`` in the seats: its totals, win shares, the seats that
+    forfeited and the seconds it took; None when a stop request (``search.stopping``)
+    ended it before its end."""
     started = time.perf_counter()
     bots: list[Bot] = []
     try:
@@ -207,11 +210,13 @@ def play_scheduled(specs: list[str], seed: int) -> dict:
             bot.close()
         raise
     if any(getattr(bot, "peeks", False) for bot in bots):
-        outcome = play_peeking_game(bots, len(specs), seed)
+        outcome = play_peeking_game(bots, len(specs), seed, should_stop=stopping.requested)
         forfeits: list[int] = []
     else:
-        played = play_game(bots, len(specs), seed, names=specs)
+        played = play_game(bots, len(specs), seed, names=specs, should_stop=stopping.requested)
         outcome, forfeits = played, sorted(played.forfeits)
+    if outcome.interrupted:
+        return None
     return {
         "totals": list(outcome.totals),
         "win_shares": list(outcome.win_shares),
@@ -277,7 +282,8 @@ def run_matchup(
     processes and return its summary (``summarize``) with the wall ``seconds`` and each
     game's result.  ``progress(done, total)`` is called as games finish.  With a ``log``,
     the games it holds are counted, not played again, and each game played is recorded in
-    it as it ends.  Ctrl-C ends the matchup early: the summary then counts the deals whose
+    it as it ends.  A stop request (``search.stopping``: Ctrl-C or ``kill`` while the
+    command runs) ends the matchup within a move: the summary then counts the deals whose
     every seat finished (so both sides still had the same cards) and says
     ``"interrupted": true``."""
     for spec in dict.fromkeys((matchup.tested, matchup.opponent)):
@@ -289,27 +295,20 @@ def run_matchup(
     logged = log.results if log is not None else {}
     played: list[dict | None] = [logged.get(key) for key in keys]
     started = time.perf_counter()
-    jobs = (
-        delayed(_numbered)(i, seat_specs(matchup, g), g.seed)
-        for i, g in enumerate(scheduled)
-        if played[i] is None
-    )
-    parallel = Parallel(n_jobs=workers, return_as="generator_unordered")
-    interrupted = False
-    already = sum(result is not None for result in played)
-    try:
-        for done, (index, result) in enumerate(parallel(jobs), start=already + 1):
-            played[index] = result
-            if log is not None:
-                log.record(keys[index], result)
-            if progress is not None:
-                progress(done, len(scheduled))
-    except Exception as error:
-        if not caused_by_interrupt(error):
-            raise
-        interrupted = True  # the stop landed inside compiled code, which wrapped it
-    except KeyboardInterrupt:
-        interrupted = True
+    missing = [i for i, result in enumerate(played) if result is None]
+    arguments = [(seat_specs(matchup, scheduled[i]), scheduled[i].seed) for i in missing]
+    done = len(scheduled) - len(missing)
+    for position, result in _played(arguments, workers):
+        if result is None:  # stopped before its end
+            continue
+        index = missing[position]
+        played[index] = result
+        done += 1
+        if log is not None:
+            log.record(keys[index], result)
+        if progress is not None:
+            progress(done, len(scheduled))
+    interrupted = any(result is None for result in played)
     games, results = complete_deals(scheduled, played)
     summary = summarize(matchup, games, results)
     summary["seconds"] = round(time.perf_counter() - started, 1)
@@ -329,22 +328,19 @@ def run_matchup(
     return summary
 
 
-def caused_by_interrupt(error: BaseException) -> bool:
-    """Whether ``error`` was raised because of a ``KeyboardInterrupt``: a stop that lands
-    while numba calls back into Python comes out as a ``SystemError`` whose cause is the
-    interrupt."""
-    seen: set[int] = set()
-    current: BaseException | None = error
-    while current is not None and id(current) not in seen:
-        if isinstance(current, KeyboardInterrupt):
-            return True
-        seen.add(id(current))
-        current = current.__cause__ or current.__context__
-    return False
-
-
-def _numbered(index: int, specs: list[str], seed: int) -> tuple[int, dict]:
-    return index, play_scheduled(specs, seed)
+def _played(arguments: list[tuple], workers: int) -> Iterator[tuple[int, dict | None]]:
+    """``(index, result)`` of each game ``play_scheduled(*arguments[index])`` as it ends,
+    ``workers`` at a time (in the helper processes of ``search.pool``, which stop their
+    games when this process is asked to stop).  After a stop request no game starts."""
+    if workers == 1 or in_helper():
+        for index, args in enumerate(arguments):
+            if stopping.requested():
+                return
+            yield index, play_scheduled(*args)
+        return
+    width = min(workers, len(arguments))
+    if width:
+        yield from helper_pool(width).map_unordered(play_scheduled, arguments, width)
 
 
 # ----- the README table -------------------------------------------------------------------
@@ -488,30 +484,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     try:
-        with stop_signals():
+        with stopping.on_signals():
             return _run(args)
     except ManhattanError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
-
-
-@contextlib.contextmanager
-def stop_signals() -> Iterator[None]:
-    """While inside: SIGTERM, and SIGINT even when the shell started the run with it
-    ignored (``nohup``, a background job), end the run as Ctrl-C does, with the figures
-    of the deals finished.  The handlers before are restored on leaving."""
-
-    def stop(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
-
-    before = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    signal.signal(signal.SIGTERM, stop)
-    try:
-        yield
-    finally:
-        for sig, handler in before.items():
-            signal.signal(sig, handler)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -536,21 +513,20 @@ def _run(args: argparse.Namespace) -> int:
     if args.readme is not None:
         check_readme(args.readme)
     selected = [m for m in ladder if not args.only or m.name in args.only]
-    log = GameLog(args.log) if args.log is not None else None
     summaries = []
-    for matchup in selected:
-        matchup = resolve(matchup, _frozen_spec)
+    with contextlib.ExitStack() as closing:
+        log = closing.enter_context(GameLog(args.log)) if args.log is not None else None
+        for matchup in selected:
+            matchup = resolve(matchup, _frozen_spec)
 
-        def progress(done: int, total: int, name: str = matchup.name) -> None:
-            if not args.quiet:
-                print(f"{name}: {done}/{total} games", file=sys.stderr, flush=True)
+            def progress(done: int, total: int, name: str = matchup.name) -> None:
+                if not args.quiet:
+                    print(f"{name}: {done}/{total} games", file=sys.stderr, flush=True)
 
-        summary = run_matchup(matchup, args.deals, args.seed, args.workers, progress, log)
-        summaries.append(summary)
-        if summary["interrupted"]:
-            break
-    if log is not None:
-        log.close()
+            summary = run_matchup(matchup, args.deals, args.seed, args.workers, progress, log)
+            summaries.append(summary)
+            if summary["interrupted"]:
+                break
     finished = [s for s in summaries if not s["interrupted"]]
     if args.readme is not None and finished:
         rewrite_readme(args.readme, finished, names)

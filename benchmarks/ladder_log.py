@@ -85,3 +85,9 @@ class GameLog:
     def close(self) -> None:
         """Close the file."""
         self._file.close()
+
+    def __enter__(self) -> GameLog:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()

@@ -16,7 +16,7 @@ bot that fails raises.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -79,23 +79,32 @@ class PeekingBot:
 
 @dataclass
 class PeekingOutcome:
-    """Per player (P1 first): final totals, places and win shares (as ``GameOutcome``)."""
+    """Per player (P1 first): final totals, places and win shares (as ``GameOutcome``);
+    ``interrupted`` when the game was stopped before its end (totals so far, no shares)."""
 
     totals: list[int]
     places: list[int]
     win_shares: list[float]
+    interrupted: bool = False
 
 
 def play_peeking_game(
-    bots: Sequence[Bot], players: int, seed: int, options: RuleOptions | None = None
+    bots: Sequence[Bot],
+    players: int,
+    seed: int,
+    options: RuleOptions | None = None,
+    should_stop: Callable[[], bool] | None = None,
 ) -> PeekingOutcome:
     """Play one game as ``positions.selfplay.play_game`` does (the world and the bots'
-    generators from ``seed``), but give each bot with a true ``peeks`` attribute the world
-    itself.  Every bot is closed at the end; an illegal move raises ``IllegalMoveError``."""
+    generators from ``seed``; ``should_stop`` asked before every decision ends it there,
+    ``interrupted``), but give each bot with a true ``peeks`` attribute the world itself.
+    Every bot is closed at the end; an illegal move raises ``IllegalMoveError``."""
     world = GameState.new_game(players, np.random.default_rng(seed), options)
     rngs = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(players + 1)]
     try:
         while not world.is_terminal():
+            if should_stop is not None and should_stop():
+                return PeekingOutcome(world.player_totals(), world.places(), [0.0] * players, True)
             seat = world.current_player()
             bot = bots[seat]
             shown = world.clone() if getattr(bot, "peeks", False) else world.view(seat)
