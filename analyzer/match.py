@@ -202,8 +202,7 @@ def run_match(
     children = np.random.SeedSequence(seed).spawn(games)
     seeds = [int(child.generate_state(1, dtype=np.uint64)[0]) for child in children]
     arguments = [
-        (g + 1, seat_specs(specs, g), players, seeds[g], options, bot_timeout)
-        for g in range(games)
+        (g + 1, seat_specs(specs, g), players, seeds[g], options, bot_timeout) for g in range(games)
     ]
     summaries: list[GameSummary] = []
     failure = None

@@ -245,9 +245,7 @@ class GameState:
         """Each player's total: their color's score, or in 2p both colors summed (or the
         weaker one with ``two_player_total=min``)."""
         combine = min if self.options.two_player_total == "min" else sum
-        return [
-            combine(self.scores[c] for c in colors) for colors in self.layout.player_colors
-        ]
+        return [combine(self.scores[c] for c in colors) for colors in self.layout.player_colors]
 
     def places(self) -> list[int]:
         """Each player's place (1 = first) by total, tallest building, buildings owned."""
@@ -504,9 +502,7 @@ class GameState:
         colors = self.layout.player_colors[self.to_move]
         if len(colors) == 1:
             if color is not None:
-                raise IllegalMoveError(
-                    f"{move}: a block color is written only in 2-player games"
-                )
+                raise IllegalMoveError(f"{move}: a block color is written only in 2-player games")
             return 0
         if color is None:
             raise IllegalMoveError(f"{move}: in a 2-player game the block's color must follow")

@@ -84,9 +84,7 @@ def test_explain_selection_keeps_big_blocks():
     assert explain_move(state, parse_move("=111111")).startswith(
         "keeps all three 4-story blocks for rounds 2 to 4"
     )
-    assert "takes two of its three 4-story blocks now" in explain_move(
-        state, parse_move("=111144")
-    )
+    assert "takes two of its three 4-story blocks now" in explain_move(state, parse_move("=111144"))
 
 
 def test_tree_export_graphml_and_dot(tmp_path):

@@ -113,9 +113,7 @@ def test_random_put_take_sequences_match_the_rules(players: int, tallest_tie: st
 @given(
     st.lists(
         st.one_of(
-            st.tuples(
-                st.integers(0, SITES - 1), st.integers(0, COLORS - 1), st.integers(1, SIZES)
-            ),
+            st.tuples(st.integers(0, SITES - 1), st.integers(0, COLORS - 1), st.integers(1, SIZES)),
             st.none(),  # take the last block back
         ),
         max_size=60,
