@@ -4,10 +4,11 @@ last decisions make them, instead of uniformly.
 The card an opponent played is public, and so is where it built; what the choice tells is
 which *other* cards they probably did not hold: a player who had a big takeover in hand
 and built a one-story block elsewhere probably lacked the card for it.  The model of how
-players choose (``ChoiceModel``) is a softmax over the heuristic values of the placements
-their hand allowed (``positions.policy.placement_values``, valued from the public board:
-the value of a move cannot depend on the hand we are guessing), mixed with a uniformly
-random choice so that a surprising move never rules a hand out:
+players choose (``ChoiceModel``) is a softmax over the values of the placements their
+hand allowed (``positions.policy.placement_values``, valued from the public board: the
+value of a move cannot depend on the hand we are guessing) — the heuristic's values, or
+the greedy policy's (the immediate round points: ``values="greedy"``) — mixed with a
+uniformly random choice so that a surprising move never rules a hand out:
 
     P(move | hand) = (1 − mix) · exp(v(move)/τ) / Σ_{m legal with hand} exp(v(m)/τ)
                      + mix / #(legal moves with hand).
@@ -50,17 +51,18 @@ from positions.errors import ManhattanError  # noqa: E402
 from positions.kernel_board import pack_board  # noqa: E402
 from positions.layout import CARD_TYPES, CARDS_PER_TYPE, CITIES, HAND_SIZE  # noqa: E402
 from positions.moves import NO_PLACEMENT_BASE  # noqa: E402
-from positions.policy import placement_values, public_unseen, weights_array  # noqa: E402
+from positions.policy import placement_values, public_unseen, values_weights  # noqa: E402
 from positions.state import GameState, PastDecision  # noqa: E402
 
 
 @dataclass(frozen=True)
 class ChoiceModel:
     """How players are modelled to choose (see the module docstring): the softmax
-    ``temperature`` τ (points of heuristic value), the ``mix`` of uniformly random
-    choice, the ``depth`` of decisions read back per opponent and the ``pool`` of worlds
-    weighed per search (more when the weights are uneven, up to ``max_pool``, until the
-    pool's effective size reaches ``effective``)."""
+    ``temperature`` τ (points of value), the ``mix`` of uniformly random choice, the
+    ``depth`` of decisions read back per opponent, the ``pool`` of worlds weighed per
+    search (more when the weights are uneven, up to ``max_pool``, until the pool's
+    effective size reaches ``effective``) and the ``values`` moves are valued by
+    (``"heuristic"`` or ``"greedy"``, ``positions.policy.values_weights``)."""
 
     temperature: float = 1.0
     mix: float = 0.1
@@ -68,6 +70,7 @@ class ChoiceModel:
     pool: int = 1000
     max_pool: int = 8000
     effective: int = 300
+    values: str = "heuristic"
 
     def __post_init__(self) -> None:
         if not self.temperature > 0:
@@ -76,6 +79,7 @@ class ChoiceModel:
             raise ValueError(f"mix must be in (0, 1], not {self.mix}")
         if self.depth < 1 or self.pool < 1 or self.max_pool < self.pool or self.effective < 1:
             raise ValueError("depth, pool and effective must be at least 1, max_pool ≥ pool")
+        values_weights(self.values)  # raises ValueError for an unknown name
 
     @classmethod
     def bundled(cls, players: int) -> ChoiceModel:
@@ -109,8 +113,11 @@ class ReadDecision:
     no_placement: bool
 
 
-def read_decision(decision: PastDecision, temperature: float) -> ReadDecision:
-    """The model's reading of ``decision`` (valued from its public position)."""
+def read_decision(
+    decision: PastDecision, temperature: float, values_by: str = "heuristic"
+) -> ReadDecision:
+    """The model's reading of ``decision``, its moves valued from its public position by
+    ``values_by`` (``"heuristic"`` or ``"greedy"``)."""
     before = decision.before
     arrays = pack_board(before)
     values = placement_values(
@@ -118,7 +125,7 @@ def read_decision(decision: PastDecision, temperature: float) -> ReadDecision:
         decision.player,
         range(1, CARD_TYPES + 1),
         public_unseen(before.played),
-        weights_array(),
+        values_weights(values_by),
     )
     legal = ~np.isnan(values)
     strength = np.zeros(10, dtype=np.float64)
@@ -280,7 +287,7 @@ def read_opponents(state: GameState, observer: int, model: ChoiceModel) -> Oppon
         owners.append(player)
         starts.append(len(rows))
         depths.append(len(mine))
-        rows.extend(read_decision(d, model.temperature) for d in mine)
+        rows.extend(read_decision(d, model.temperature, model.values) for d in mine)
     count = len(rows)
     return OpponentReading(
         np.array(owners, dtype=np.int64),

@@ -79,6 +79,17 @@ def weights_array(weights: HeuristicWeights | None = None) -> np.ndarray:
     )
 
 
+def values_weights(values: str) -> np.ndarray:
+    """The weights that make ``placement_values`` value moves as ``values`` says:
+    ``"heuristic"`` (``HeuristicBot``'s valuation) or ``"greedy"`` (the immediate round
+    points alone, the greedy policy's values).  Raises ``ValueError`` for another name."""
+    if values == "heuristic":
+        return weights_array()
+    if values == "greedy":
+        return weights_array(HeuristicWeights(0.0, 0.0, 0.0, 0.0, 0.0, 0.0))
+    raise ValueError(f"values must be heuristic or greedy, not {values!r}")
+
+
 # ----- greedy ------------------------------------------------------------------------------
 
 

@@ -26,16 +26,15 @@ import math
 
 import numpy as np
 
-from positions.bots import HeuristicWeights
 from positions.kernel_board import pack_board
 from positions.layout import CITIES
 from positions.moves import NO_PLACEMENT_BASE
-from positions.policy import TIE, placement_values, public_unseen, weights_array
+from positions.policy import TIE, placement_values, public_unseen, values_weights
 from positions.state import GameState, PastDecision
 
 DEPTH = 24  # an opponent's last placements read
 MIX = 0.1  # the share of random play in each model, so that no move rules one out
-GREEDY_WEIGHTS = weights_array(HeuristicWeights(0.0, 0.0, 0.0, 0.0, 0.0, 0.0))
+GREEDY_WEIGHTS = values_weights("greedy")
 
 
 def log_likelihoods(decision: PastDecision) -> tuple[float, float]:
@@ -47,7 +46,7 @@ def log_likelihoods(decision: PastDecision) -> tuple[float, float]:
     card = decision.action // (CITIES * 8) + 1
     unseen = public_unseen(before.played)
     found = []
-    for weights in (GREEDY_WEIGHTS, weights_array()):
+    for weights in (GREEDY_WEIGHTS, values_weights("heuristic")):
         values = placement_values(arrays, decision.player, (card,), unseen, weights)
         legal = ~np.isnan(values)
         best = legal & (values >= np.nanmax(values) - TIE)

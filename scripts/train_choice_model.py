@@ -8,10 +8,12 @@ by maximum likelihood over a grid (numpy only): the likelihood of each decision'
 given its true hand, with the moves valued from the public board as the dealer values
 them.  Writes ``positions/data/models/choice_{players}p.json``: the model and how it was
 fitted (games, decisions, bots, the log-likelihood per decision against a uniformly
-random choice).  Deterministic for a ``--seed``.
+random choice).  ``--values greedy`` values the moves by their immediate round points
+instead of the heuristic's valuation (``ChoiceModel.values``).  Deterministic for a
+``--seed``: the same seed plays the same games, so two value sets compare on the same moves.
 
     python scripts/train_choice_model.py [--players 2,3,4] [--games 8] [--bots mcts:600]
-        [--seed 7] [--workers 2] [--out positions/data/models]
+        [--values heuristic] [--seed 7] [--workers 2] [--out positions/data/models]
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from analyzer.players import make_bot
 from positions.inference import ChoiceModel
 from positions.kernel_board import pack_board
 from positions.moves import NO_PLACEMENT_BASE
-from positions.policy import placement_values, public_unseen, weights_array
+from positions.policy import placement_values, public_unseen, values_weights
 from positions.selfplay import play_game
 from positions.state import Phase
 
@@ -37,9 +39,11 @@ TEMPERATURES = (0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.7, 1.0, 1.4, 2.0, 3.0, 5.0)
 MIXES = (0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5)
 
 
-def decisions_of_game(players: int, bots: list[str], seed: int) -> list[tuple[np.ndarray, int]]:
+def decisions_of_game(
+    players: int, bots: list[str], seed: int, values_by: str = "heuristic"
+) -> list[tuple[np.ndarray, int]]:
     """Every placement decision of one game with a legal placement: the legal moves' values
-    given the true hand (NaN elsewhere) and the index of the move played."""
+    (by ``values_by``) given the true hand (NaN elsewhere) and the index of the move played."""
     outcome = play_game([make_bot(spec) for spec in bots], players, seed)
     states = outcome.record.states()
     found = []
@@ -56,7 +60,7 @@ def decisions_of_game(players: int, bots: list[str], seed: int) -> list[tuple[np
             mover,
             cards,
             public_unseen(before.played),
-            weights_array(),
+            values_weights(values_by),
         )
         found.append((values, action))
     return found
@@ -78,15 +82,17 @@ def log_likelihoods(decisions: list[tuple[np.ndarray, int]]) -> np.ndarray:
     return table
 
 
-def fit(players: int, games: int, bots: list[str], seed: int, workers: int) -> dict:
+def fit(players: int, games: int, bots: list[str], seed: int, workers: int, values_by: str) -> dict:
     """Play, fit and return the JSON-ready model file for ``players``."""
     seeds = [seed * 1000 + players * 100 + g for g in range(games)]
-    per_game = Parallel(n_jobs=workers)(delayed(decisions_of_game)(players, bots, s) for s in seeds)
+    per_game = Parallel(n_jobs=workers)(
+        delayed(decisions_of_game)(players, bots, s, values_by) for s in seeds
+    )
     decisions = [d for game in per_game for d in game]
     table = log_likelihoods(decisions)
     i, j = np.unravel_index(int(np.argmax(table)), table.shape)
     uniform = sum(-np.log((~np.isnan(values)).sum()) for values, _ in decisions)
-    model = replace(ChoiceModel(), temperature=TEMPERATURES[i], mix=MIXES[j])
+    model = replace(ChoiceModel(), temperature=TEMPERATURES[i], mix=MIXES[j], values=values_by)
     return {
         "model": model.to_json(),
         "fitted": {
@@ -108,6 +114,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", default="2,3,4")
     parser.add_argument("--games", type=int, default=8)
     parser.add_argument("--bots", default="mcts:600", help="one spec for every seat, or a,b,…")
+    parser.add_argument("--values", choices=("heuristic", "greedy"), default="heuristic")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", type=Path, default=ROOT / "positions" / "data" / "models")
@@ -118,7 +125,7 @@ def main(argv: list[str] | None = None) -> None:
         bots = specs * players if len(specs) == 1 else specs
         if len(bots) != players:
             parser.error(f"--bots: one spec or {players} for a {players}-player game")
-        data = fit(players, args.games, bots, args.seed, args.workers)
+        data = fit(players, args.games, bots, args.seed, args.workers, args.values)
         path = args.out / f"choice_{players}p.json"
         path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
         print(f"{path}: {data['model']} from {data['fitted']['decisions']} decisions")

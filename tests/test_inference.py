@@ -25,11 +25,12 @@ from positions.kernel_board import pack_board
 from positions.layout import CITIES
 from positions.moves import NO_PLACEMENT_BASE, Selection
 from positions.notation import write_position
-from positions.policy import placement_values, public_unseen, weights_array
+from positions.policy import placement_values, public_unseen, values_weights, weights_array
 from positions.selfplay import play_game
 from search.limits import Limit
 
 MODEL = ChoiceModel(temperature=0.5, mix=0.1, depth=3)
+GREEDY_MODEL = ChoiceModel(temperature=0.5, mix=0.1, depth=3, values="greedy")
 
 
 def heuristic_game(players: int, seed: int, decisions: int) -> GameState:
@@ -70,25 +71,26 @@ def reference_likelihood(hand: Counter, decisions: list[ReadDecision], mix: floa
     return total
 
 
-def test_compiled_weights_equal_the_readable_likelihood():
+@pytest.mark.parametrize("model", [MODEL, GREEDY_MODEL], ids=["heuristic", "greedy"])
+def test_compiled_weights_equal_the_readable_likelihood(model):
     rng = np.random.default_rng(0)
     checked = 0
     for players, decisions in ((2, 30), (3, 40), (4, 50), (4, 90)):
         world = heuristic_game(players, players * 10 + decisions, decisions)
         observer = world.to_move
         view = world.view(observer)
-        reading = read_opponents(view, observer, MODEL)
+        reading = read_opponents(view, observer, model)
         assert len(reading.owners) == players - 1
         hands = uniform_hands(view, observer, 200, rng)
-        weights = reading.weights(hands, MODEL.mix)
+        weights = reading.weights(hands, model.mix)
         history = view.history
         for w in range(len(hands)):
             expected = 1.0
             for opponent in reading.owners:
-                mine = [d for d in reversed(history) if d.player == opponent][: MODEL.depth]
-                read = [read_decision(d, MODEL.temperature) for d in mine]
+                mine = [d for d in reversed(history) if d.player == opponent][: model.depth]
+                read = [read_decision(d, model.temperature, model.values) for d in mine]
                 hand = Counter({c: int(n) for c, n in enumerate(hands[w, opponent]) if c and n})
-                expected *= reference_likelihood(hand, read, MODEL.mix)
+                expected *= reference_likelihood(hand, read, model.mix)
             assert weights[w] == pytest.approx(expected, rel=1e-9)
             checked += 1
     assert checked == 800
@@ -187,7 +189,8 @@ def test_the_weighted_deal_follows_the_exact_posterior(players):
     assert np.abs(uniform[1:] - exact[1:]).max() > 0.05  # the decisions did tell something
 
 
-def test_the_dealer_never_reads_hidden_cards():
+@pytest.mark.parametrize("model", [MODEL, GREEDY_MODEL], ids=["heuristic", "greedy"])
+def test_the_dealer_never_reads_hidden_cards(model):
     """The same worlds whether the state shows the opponents' hands and the deck or not."""
     for players in (2, 3, 4):
         world = heuristic_game(players, 40 + players, 25)
@@ -196,13 +199,37 @@ def test_the_dealer_never_reads_hidden_cards():
         view = world.view(observer)
         dealt = []
         for state in (shown, view):
-            state.dealer = InferenceDealer(MODEL)
+            state.dealer = InferenceDealer(model)
             rng = np.random.default_rng(9)
             dealt.append([state.resample_from_infostate(observer, rng) for _ in range(30)])
         for from_shown, from_view in zip(*dealt, strict=True):
             assert from_shown.hands == from_view.hands and from_shown.deck == from_view.deck
             assert write_position(from_view.view(observer)) == write_position(view)
         assert view.dealer.effective > 0
+
+
+def test_the_greedy_model_values_moves_by_their_immediate_points():
+    """``values="greedy"`` reads a decision by the immediate round points of its moves:
+    the reading equals one made from the greedy policy's values; an unknown name is an
+    error."""
+    world = heuristic_game(4, 12, 30)
+    decision = world.history[-1]
+    read = read_decision(decision, 0.5, "greedy")
+    before = decision.before
+    points = placement_values(
+        pack_board(before),
+        decision.player,
+        range(1, 10),
+        public_unseen(before.played),
+        values_weights("greedy"),
+    )
+    legal = ~np.isnan(points)
+    top = points[legal].max()
+    assert read.chosen == pytest.approx(math.exp((points[decision.action] - top) / 0.5))
+    assert read.moves.sum() == legal.sum()
+    assert not np.array_equal(values_weights("greedy"), weights_array())
+    with pytest.raises(ValueError, match="values must be heuristic or greedy"):
+        ChoiceModel(values="clever")
 
 
 def test_without_history_the_deal_is_uniform():
