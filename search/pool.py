@@ -144,7 +144,9 @@ class WorkerPool:
         them first), each taking the next as soon as it is free; yields ``(index,
         result)`` as they finish.
         After a stop request no new job starts and the running ones are asked to stop;
-        what they return is still yielded.  Raises ``HelperError`` if a job raised."""
+        what they return is still yielded, and a helper that ended meanwhile (the same
+        signal sent to the whole process group) is dropped.  Raises ``HelperError`` if a
+        job raised or a helper ended without a stop request."""
         pending = list(enumerate(arguments))
         pending.reverse()
         busy: dict[Any, tuple[int, int]] = {}  # connection -> (job id, argument index)
@@ -173,6 +175,8 @@ class WorkerPool:
                     try:
                         answered, (status, value) = connection.recv()
                     except (EOFError, OSError):
+                        if stopping.requested():
+                            continue  # ended by the signal that asked to stop (kill -- -PGID)
                         raise HelperError(
                             f"a helper process ended (exit code {helper.process.exitcode})"
                         ) from None

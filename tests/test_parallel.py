@@ -129,3 +129,37 @@ def test_what_a_process_has_loaded_is_frozen_once_so_no_later_garbage_is_kept(mo
     parallel.prepare_evaluator(Evaluator())
     assert prepared == [True, True]
     assert frozen == [True]
+
+
+def test_a_helper_ended_by_the_signal_that_stops_the_run_is_a_stop_not_an_error():
+    """``kill -- -PGID`` reaches the helpers too: one that died while a stop was requested
+    is dropped; one that died without a stop request is an error."""
+    import threading
+
+    from search.pool import HelperError, close_helper_pool
+
+    pool = helper_pool(2)
+    victim = pool._helpers[0].process
+
+    def stop_and_kill() -> None:
+        stopping.request()
+        victim.kill()
+
+    timer = threading.Timer(0.5, stop_and_kill)
+    timer.start()
+    try:
+        done = list(pool.map_unordered(time.sleep, [(3.0,), (3.0,)], 2))
+    finally:
+        timer.join()
+        stopping.reset()
+    assert len(done) == 1  # the other helper's job still answered
+    pool = helper_pool(2)
+    victim = pool._helpers[0].process
+    timer = threading.Timer(0.5, victim.kill)
+    timer.start()
+    try:
+        with pytest.raises(HelperError, match="a helper process ended"):
+            list(pool.map_unordered(time.sleep, [(3.0,), (3.0,)], 2))
+    finally:
+        timer.join()
+        close_helper_pool()
