@@ -58,7 +58,7 @@ def _serve(connection: Any, stop: Any, parent_pid: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _die_with_parent(parent_pid)
-    stopping.reset()
+    stopping.start_afresh()
     orphaned = lambda: os.getppid() != parent_pid  # noqa: E731
     while True:
         try:

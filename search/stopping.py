@@ -47,6 +47,16 @@ def reset() -> None:
     _signals_received.clear()
 
 
+def start_afresh() -> None:
+    """Forget everything inherited from a parent: a forked process starts with a copy of
+    the parent's request, checks and last words, which are the parent's, not its own (a
+    check the parent was watching when it forked would otherwise stop this process's work
+    for ever once it turns true)."""
+    reset()
+    _checks.clear()
+    _last_words.clear()
+
+
 def signal_received() -> int | None:
     """The first signal that asked to stop since the last ``reset()``, if any."""
     return _signals_received[0] if _signals_received else None

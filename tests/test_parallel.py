@@ -163,3 +163,21 @@ def test_a_helper_ended_by_the_signal_that_stops_the_run_is_a_stop_not_an_error(
     finally:
         timer.join()
         close_helper_pool()
+
+
+def test_a_helper_forked_while_a_stop_check_was_watched_does_not_inherit_it():
+    """A pool made inside ``stopping.watching`` (as a ladder run's first matchup makes it)
+    forks helpers holding a copy of the parent's checks; they must not keep stopping the
+    helpers' later jobs once the parent has left the block."""
+    from search.pool import close_helper_pool
+
+    close_helper_pool()
+    started = time.monotonic()
+    try:
+        with stopping.watching(lambda: time.monotonic() > started + 0.2):
+            pool = helper_pool(1)
+        time.sleep(0.4)
+        answers = [value for _, value in pool.map_unordered(stopping.requested, [()], 1)]
+    finally:
+        close_helper_pool()
+    assert answers == [False]
