@@ -31,7 +31,12 @@ class SearchBot:
     each opponent in the playouts by the policy their placements so far fit
     (``positions.styles``; needs the compiled playout evaluator): against opponents whose
     play fits greedy play, as the engine's own does, it changes nothing, and against the
-    heuristic bots it won 77 % to 68 % at 1,500 iterations (same deals)."""
+    heuristic bots it won 77 % to 68 % at 1,500 iterations (same deals).  With styles on,
+    ``read_greedy`` (on by default) also reads the hands of the opponents whose play is
+    exactly greedy (``positions.styles.exactly_greedy``) by the sharp
+    ``positions.inference.GREEDY_PLAYER`` model, unless ``inference`` reads every opponent
+    already; against three greedy bots it won 94 % to 88 % at 1,500 iterations (same
+    deals), and it never reads the engine's or the heuristic bot's play so."""
 
     def __init__(
         self,
@@ -42,10 +47,12 @@ class SearchBot:
         evaluator: Evaluator | None = None,
         inference: bool | ChoiceModel = False,
         styles: bool = True,
+        read_greedy: bool = True,
     ):
         self.limit = limit
         self.inference = inference
         self.styles = styles
+        self.read_greedy = read_greedy
         self.name = name or f"mcts:{limit}"
         self._evaluator = evaluator if evaluator is not None else make_evaluator(epsilon)
         self._config = config or SearchConfig()
@@ -70,12 +77,18 @@ class SearchBot:
             searched.dealer = InferenceDealer(model)
         player = self._player
         if self.styles:
-            from positions.styles import fitted_policies  # numba: only when asked
+            from positions.inference import GREEDY_PLAYER, InferenceDealer
+            from positions.styles import read_styles  # numba: only when asked
 
-            policies = fitted_policies(view, view.current_player())
+            styles = read_styles(view, view.current_player())
+            policies = tuple(style.policy for style in styles)
             if any(policy != "greedy" for policy in policies):
                 evaluator = self._evaluator.with_placement(policies)
                 player = MctsPlayer(self.limit, evaluator, self._config)
+            greedy = [seat for seat, style in enumerate(styles) if style.exactly_greedy]
+            if self.read_greedy and greedy and self.inference is False:
+                searched = view.clone()
+                searched.dealer = InferenceDealer(GREEDY_PLAYER, readers=greedy)
         return view.actions_to_move(player.choose_actions(searched, rng))
 
     def close(self) -> None:

@@ -8,7 +8,8 @@ option and ``SearchConfig`` field set, so each change is measured alone.
 ``PlayoutEvaluator`` options (``epsilon``, ``placement``, ``selection``,
 ``prior_temperature``) or a ``SearchConfig`` field (``exploration``, ``margin_weight``,
 ``prior_weight``, ``expansion``, …), or ``styles`` (``false``: model every opponent by
-the default playout policy instead of the one their play fits, ``positions.styles``), or
+the default playout policy instead of the one their play fits, ``positions.styles``),
+``read_greedy`` (``false``: deal the exactly greedy opponents' hands uniformly too), or
 ``inference`` (``true``: deal by the bundled opponent model) and ``inference_*`` for a
 ``ChoiceModel`` field (``inference_temperature``, ``inference_mix``, ``inference_depth``,
 …: inference with that model, the other fields from the bundled one).  Values are read
@@ -34,6 +35,7 @@ EVALUATOR_OPTIONS = {
 }
 CONFIG_FIELDS = {field.name: field.default for field in dataclasses.fields(SearchConfig)}
 STYLES_DEFAULT = inspect.signature(SearchBot.__init__).parameters["styles"].default
+READ_GREEDY_DEFAULT = inspect.signature(SearchBot.__init__).parameters["read_greedy"].default
 MODEL_FIELDS = {f"inference_{f.name}": f.default for f in dataclasses.fields(ChoiceModel)}
 
 
@@ -54,13 +56,15 @@ def _typed(key: str, text: str, default: object) -> object:
 @dataclasses.dataclass(frozen=True)
 class Variant:
     """An ``engine`` argument read: the budget, the evaluator options, the config fields,
-    the opponent model's fields (None: no inference) and whether styles are read."""
+    the opponent model's fields (None: no inference), whether styles are read and whether
+    exactly greedy opponents' hands are."""
 
     limit: Limit
     evaluator: dict
     config: dict
     model: dict | None
     styles: bool
+    read_greedy: bool = READ_GREEDY_DEFAULT
 
 
 def parse_variant(argument: str) -> Variant:
@@ -74,6 +78,7 @@ def parse_variant(argument: str) -> Variant:
     config: dict = {}
     model: dict | None = None
     styles = STYLES_DEFAULT
+    read_greedy = READ_GREEDY_DEFAULT
     for setting in settings:
         key, equals, text = setting.partition("=")
         if not equals:
@@ -86,6 +91,8 @@ def parse_variant(argument: str) -> Variant:
             config[key] = _typed(key, text, CONFIG_FIELDS[key])
         elif key == "styles":
             styles = _typed(key, text, STYLES_DEFAULT)
+        elif key == "read_greedy":
+            read_greedy = _typed(key, text, READ_GREEDY_DEFAULT)
         elif key == "inference":
             if _typed(key, text, False):
                 model = model or {}
@@ -94,10 +101,17 @@ def parse_variant(argument: str) -> Variant:
             model[key.removeprefix("inference_")] = _typed(key, text, MODEL_FIELDS[key])
         else:
             known = ", ".join(
-                [*EVALUATOR_OPTIONS, *CONFIG_FIELDS, "styles", "inference", *MODEL_FIELDS]
+                [
+                    *EVALUATOR_OPTIONS,
+                    *CONFIG_FIELDS,
+                    "styles",
+                    "read_greedy",
+                    "inference",
+                    *MODEL_FIELDS,
+                ]
             )
             raise ManhattanError(f"engine variant: unknown key {key!r} (known: {known})")
-    return Variant(limit, evaluator, config, model, styles)
+    return Variant(limit, evaluator, config, model, styles, read_greedy)
 
 
 def engine(argument: str, players: int = 4) -> SearchBot:
@@ -121,4 +135,5 @@ def engine(argument: str, players: int = 4) -> SearchBot:
         evaluator=chosen,
         inference=inference,
         styles=variant.styles,
+        read_greedy=variant.read_greedy,
     )

@@ -15,6 +15,15 @@ bigger blocks when the points are equal, greedy play does not care).  A player w
 else, the reader included, by greedy play — the policy measured best against the search
 itself.
 
+A player is also read as *exactly greedy* (``exactly_greedy``) when each of their
+placements so far, at least ``EXACT_LEAST`` of them, was one of its card's best by
+immediate points and their ties lean against the heuristic's (the evidence above is
+negative): that is how the greedy bot plays, and a player who plays so makes their hand
+readable by the sharp ``positions.inference.GREEDY_PLAYER`` model.  Neither the engine (its
+first placements, which score nothing yet, miss the greedy best: in 16 seats of
+``mcts:600``/``mcts:1500`` games the first miss came at placement 0 to 3) nor the heuristic
+bot (its ties always lean its way) is read so.
+
 Only public information is read (the board, the played card, the move), so reading
 styles never uses a card the reader cannot see.  The other cards of the hand are not
 known, which is why a move is judged among the placements of its own card only.
@@ -23,6 +32,7 @@ known, which is why a move is judged among the placements of its own card only.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -37,42 +47,74 @@ MIX = 0.1  # the share of random play in each model, so that no move rules one o
 GREEDY_WEIGHTS = values_weights("greedy")
 
 
+EXACT_LEAST = 4  # placements read before a player can be read as exactly greedy
+
+
+def _fit(decision: PastDecision, weights: np.ndarray) -> tuple[float, bool]:
+    """The log-likelihood of ``decision``'s placement under the policy valued by
+    ``weights`` (see the module docstring), and whether it was one of the played card's
+    best placements by those values."""
+    before = decision.before
+    card = decision.action // (CITIES * 8) + 1
+    values = placement_values(
+        pack_board(before), decision.player, (card,), public_unseen(before.played), weights
+    )
+    legal = ~np.isnan(values)
+    best = legal & (values >= np.nanmax(values) - TIE)
+    chosen = (1 - MIX) * best[decision.action] / best.sum() + MIX / legal.sum()
+    return math.log(chosen), bool(best[decision.action])
+
+
 def log_likelihoods(decision: PastDecision) -> tuple[float, float]:
     """The log-likelihood of ``decision``'s placement under greedy play and under the
     heuristic, each valued from its public position among the placements of the played
     card (see the module docstring)."""
-    before = decision.before
-    arrays = pack_board(before)
-    card = decision.action // (CITIES * 8) + 1
-    unseen = public_unseen(before.played)
-    found = []
-    for weights in (GREEDY_WEIGHTS, values_weights("heuristic")):
-        values = placement_values(arrays, decision.player, (card,), unseen, weights)
-        legal = ~np.isnan(values)
-        best = legal & (values >= np.nanmax(values) - TIE)
-        chosen = (1 - MIX) * best[decision.action] / best.sum() + MIX / legal.sum()
-        found.append(math.log(chosen))
-    greedy, heuristic = found
+    greedy, _ = _fit(decision, GREEDY_WEIGHTS)
+    heuristic, _ = _fit(decision, values_weights("heuristic"))
     return greedy, heuristic
 
 
-def fitted_policies(state: GameState, reader: int) -> tuple[str, ...]:
-    """The placement policy to model each player with, in seat order, from ``state``'s
-    public history as ``reader`` sees it: ``"heuristic"`` for an opponent whose last
-    ``DEPTH`` placements are more likely under the heuristic than under greedy play,
-    ``"greedy"`` for everyone else (the reader too)."""
+@dataclass(frozen=True)
+class Style:
+    """How one player's placements so far read: ``policy`` (the playout policy to model
+    them with) and ``exactly_greedy`` (see the module docstring)."""
+
+    policy: str
+    exactly_greedy: bool
+
+
+def read_styles(state: GameState, reader: int) -> tuple[Style, ...]:
+    """Each player's ``Style``, in seat order, from ``state``'s public history as
+    ``reader`` sees it: the policy is ``"heuristic"`` for an opponent whose last ``DEPTH``
+    placements are more likely under the heuristic than under greedy play and
+    ``"greedy"`` for everyone else (the reader too, who is never exactly greedy)."""
     history = state.history or []
-    policies = []
+    styles = []
     for player in range(state.layout.players):
         mine = [
             decision
             for decision in reversed(history)
             if decision.player == player and decision.action < NO_PLACEMENT_BASE
-        ][:DEPTH]
+        ]
         evidence = 0.0  # log-likelihood ratio, heuristic over greedy
+        always_best = len(mine) >= EXACT_LEAST
         if player != reader:
-            for decision in mine:
-                greedy, heuristic = log_likelihoods(decision)
-                evidence += heuristic - greedy
-        policies.append("heuristic" if evidence > 0 else "greedy")
-    return tuple(policies)
+            for index, decision in enumerate(mine):
+                greedy, best = _fit(decision, GREEDY_WEIGHTS)
+                always_best = always_best and best
+                if index < DEPTH:
+                    heuristic, _ = _fit(decision, values_weights("heuristic"))
+                    evidence += heuristic - greedy
+        policy = "heuristic" if evidence > 0 else "greedy"
+        styles.append(Style(policy, player != reader and always_best and evidence < 0))
+    return tuple(styles)
+
+
+def fitted_policies(state: GameState, reader: int) -> tuple[str, ...]:
+    """The placement policy to model each player with, in seat order (``read_styles``)."""
+    return tuple(style.policy for style in read_styles(state, reader))
+
+
+def exactly_greedy(state: GameState, reader: int) -> tuple[int, ...]:
+    """The opponents of ``reader`` whose placements so far read as exactly greedy play."""
+    return tuple(p for p, style in enumerate(read_styles(state, reader)) if style.exactly_greedy)

@@ -14,6 +14,7 @@ from analyzer.search_bot import SearchBot
 from positions import GameState, Phase, parse_position
 from positions.bots import HeuristicBot
 from positions.inference import (
+    GREEDY_PLAYER,
     ChoiceModel,
     InferenceDealer,
     ReadDecision,
@@ -268,6 +269,59 @@ def test_the_search_bot_reads_the_opponents():
     move = bot.choose(view, np.random.default_rng(0))
     assert world.is_legal(move)
     assert view.dealer is None  # the bot searched a copy with the dealer
+
+
+def test_the_dealer_reads_only_the_opponents_it_is_given():
+    """``readers`` limits the reading: the others' decisions weigh nothing, so their cards
+    are dealt as uniformly as without any reading; the readers survive pickling."""
+    import pickle
+
+    world = heuristic_game(4, 12, 40)
+    observer = world.to_move
+    view = world.view(observer)
+    others = [p for p in range(4) if p != observer]
+    read = read_opponents(view, observer, GREEDY_PLAYER, readers=[others[0]])
+    assert read.owners.tolist() == [others[0]]
+    everyone = read_opponents(view, observer, GREEDY_PLAYER)
+    assert everyone.owners.tolist() == others
+    hands = uniform_hands(view, observer, 400, np.random.default_rng(3))
+    alone = read.weights(hands, GREEDY_PLAYER.mix)
+    assert not np.allclose(alone, everyone.weights(hands, GREEDY_PLAYER.mix))
+    dealer = pickle.loads(pickle.dumps(InferenceDealer(GREEDY_PLAYER, readers=[others[0]])))
+    assert dealer.readers == frozenset([others[0]]) and dealer.model == GREEDY_PLAYER
+
+
+class DealerSpy:
+    """Stands in for the search bot's player: keeps the dealer of the state it searches."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.dealers: list = []
+
+    def choose_actions(self, state, rng):
+        self.dealers.append(state.dealer)
+        return self.inner.choose_actions(state, rng)
+
+
+def test_the_search_bot_reads_the_hands_of_exactly_greedy_opponents_only():
+    """Against greedy bots the bot deals by the sharp greedy model, reading only the seats
+    read as exactly greedy; ``read_greedy=False`` deals uniformly, as before."""
+    from analyzer.players import make_bot
+
+    bots = [make_bot("greedy"), make_bot("heuristic"), make_bot("greedy"), make_bot("greedy")]
+    states = play_game(bots, 4, 6).record.states()[60:]
+    world = next(s for s in states if s.phase == Phase.PLACEMENT and s.current_player() == 1)
+    for read_greedy, expected in ((True, {0, 2, 3}), (False, None)):
+        bot = SearchBot(Limit(iterations=50), read_greedy=read_greedy)
+        spy = DealerSpy(bot._player)
+        bot._player = spy
+        move = bot.choose(world.view(1), np.random.default_rng(0))
+        assert world.is_legal(move)
+        dealer = spy.dealers[0]
+        if expected is None:
+            assert dealer is None
+        else:
+            assert dealer.model == GREEDY_PLAYER and dealer.readers == expected
 
 
 class HistoryReader(HeuristicBot):

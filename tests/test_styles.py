@@ -10,7 +10,7 @@ from analyzer.players import make_bot
 from positions import GameState
 from positions.playout import PlayoutEvaluator, playout_trace, policy_codes
 from positions.selfplay import play_game
-from positions.styles import fitted_policies
+from positions.styles import EXACT_LEAST, exactly_greedy, fitted_policies
 
 SEATS = ["greedy", "heuristic", "greedy", "heuristic"]
 
@@ -74,3 +74,17 @@ def test_the_search_bot_reads_styles_and_its_own_play_fits_greedy_play():
     states = play_game(bots, 4, 5).record.states()
     assert fitted_policies(states[80], 0) == ("greedy", "heuristic", "greedy", "greedy")
     assert fitted_policies(states[80], 1) == ("greedy",) * 4
+
+
+def test_only_greedy_play_reads_as_exactly_greedy():
+    """The greedy bots are read as exactly greedy once they have made ``EXACT_LEAST``
+    placements; the engine and the heuristic bot never are, and the reader never."""
+    bots = [make_bot("mcts:100"), make_bot("heuristic"), make_bot("greedy"), make_bot("greedy")]
+    states = play_game(bots, 4, 5).record.states()
+    assert exactly_greedy(states[80], 0) == (2, 3)
+    assert exactly_greedy(states[80], 2) == (3,)
+    for state in states[::8]:
+        assert set(exactly_greedy(state, 0)) <= {2, 3}
+    early = next(s for s in states if s.history and len(s.history) >= 1)
+    assert exactly_greedy(early, 0) == ()  # fewer than EXACT_LEAST placements read
+    assert EXACT_LEAST > 1
