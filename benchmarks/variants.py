@@ -9,7 +9,8 @@ option and ``SearchConfig`` field set, so each change is measured alone.
 ``prior_temperature``) or a ``SearchConfig`` field (``exploration``, ``margin_weight``,
 ``prior_weight``, ``expansion``, …), or ``styles`` (``false``: model every opponent by
 the default playout policy instead of the one their play fits, ``positions.styles``),
-``read_greedy`` (``false``: deal the exactly greedy opponents' hands uniformly too), or
+``read_greedy`` (``true``: deal the hands of the opponents who play exactly greedy by
+``positions.inference.GREEDY_PLAYER``), or
 ``inference`` (``true``: deal by the bundled opponent model) and ``inference_*`` for a
 ``ChoiceModel`` field (``inference_temperature``, ``inference_mix``, ``inference_depth``,
 …: inference with that model, the other fields from the bundled one).  Values are read

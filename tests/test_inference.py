@@ -304,8 +304,9 @@ class DealerSpy:
 
 
 def test_the_search_bot_reads_the_hands_of_exactly_greedy_opponents_only():
-    """Against greedy bots the bot deals by the sharp greedy model, reading only the seats
-    read as exactly greedy; ``read_greedy=False`` deals uniformly, as before."""
+    """Against greedy bots, with ``read_greedy``, the bot deals by the sharp greedy model,
+    reading only the seats read as exactly greedy; by default it deals uniformly."""
+    assert not SearchBot(Limit(iterations=50)).read_greedy
     from analyzer.players import make_bot
 
     bots = [make_bot("greedy"), make_bot("heuristic"), make_bot("greedy"), make_bot("greedy")]
