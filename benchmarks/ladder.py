@@ -169,10 +169,13 @@ def seat_specs(matchup: Matchup, game: ScheduledGame, players: int = PLAYERS) ->
 
 def seat_bot(spec: str) -> Bot:
     """The bot of a ladder seat spec: ``peek:<spec>`` (that bot given the true world),
+    ``peekhands:<spec>`` (given every hand but not the deck's order),
     ``py:MODULE:FUNCTION:ARGUMENT`` (``MODULE.FUNCTION(ARGUMENT)``) or any
     ``analyzer.players`` spec.  Raises ``ManhattanError`` for a bad spec."""
     if spec.startswith("peek:"):
         return PeekingBot(seat_bot(spec.removeprefix("peek:")))
+    if spec.startswith("peekhands:"):
+        return PeekingBot(seat_bot(spec.removeprefix("peekhands:")), hands_only=True)
     if spec.startswith("py:"):
         parts = spec.removeprefix("py:").split(":", 2)
         if len(parts) != 3:
@@ -189,7 +192,7 @@ def seat_bot(spec: str) -> Bot:
 def check_seat_spec(spec: str) -> None:
     """Check a seat spec before any game (a ``cmd:`` program must exist; any other bot is
     made and closed).  Raises ``ManhattanError``."""
-    inner = spec.removeprefix("peek:")
+    inner = spec.removeprefix("peek:").removeprefix("peekhands:")
     if inner.startswith("py:"):
         seat_bot(inner).close()
     else:

@@ -58,19 +58,46 @@ class TrueWorld(GameState):
         return GameState.clone(self)
 
 
+class TrueHands(TrueWorld):
+    """A dealt world that tells its searcher every hand but not the deck's order: each
+    "deal" is the real world with the deck shuffled anew (and fresh reshuffles), the bound
+    of what reading the opponents' hands could win back."""
+
+    __slots__ = ()
+
+    @classmethod
+    def of(cls, world: GameState) -> TrueHands:
+        """A ``TrueHands`` copy of ``world`` (a game's world)."""
+        return cls._holding(GameState.clone(world))
+
+    def clone(self) -> TrueHands:
+        """A ``TrueHands`` copy."""
+        return TrueHands._holding(GameState.clone(self))
+
+    def resample_from_infostate(self, player: int, rng: np.random.Generator) -> GameState:
+        """The real hands, with the deck in a new random order."""
+        world = GameState.clone(self)
+        world.deck = [int(c) for c in rng.permutation(world.deck)]
+        world.shuffle_seed = int(rng.integers(2**62))
+        return world
+
+
 class PeekingBot:
     """Plays ``bot``'s choice in the true world: ``choose`` must be given the game's world
-    (``play_peeking_game`` does that for every bot with ``peeks``), not a seat's view."""
+    (``play_peeking_game`` does that for every bot with ``peeks``), not a seat's view.
+    With ``hands_only`` it sees every hand but not the deck's order (``TrueHands``)."""
 
     peeks = True
 
-    def __init__(self, bot: Bot):
+    def __init__(self, bot: Bot, hands_only: bool = False):
         self.bot = bot
-        self.name = f"peek:{bot.name}"
+        self.hands_only = hands_only
+        self.name = f"{'peekhands' if hands_only else 'peek'}:{bot.name}"
 
     def choose(self, world: GameState, rng: np.random.Generator) -> Move:
         """``bot``'s move with the whole of ``world`` known to it."""
-        return self.bot.choose(TrueWorld.of(world), rng)
+        truth = TrueHands.of(world) if self.hands_only else TrueWorld.of(world)
+        return self.bot.choose(truth, rng)
 
     def close(self) -> None:
         """Close the wrapped bot."""

@@ -22,7 +22,7 @@ sys.path.append(str(BENCHMARKS))  # the benchmark scripts import each other by n
 import ladder  # noqa: E402
 import ladder_log  # noqa: E402
 from ladder_log import GameLog  # noqa: E402
-from peeking import PeekingBot, TrueWorld, play_peeking_game  # noqa: E402
+from peeking import PeekingBot, TrueHands, TrueWorld, play_peeking_game  # noqa: E402
 
 from analyzer.match import wilson_interval  # noqa: E402
 from positions.bots import GreedyBot, HeuristicBot, RandomBot  # noqa: E402
@@ -500,3 +500,17 @@ def test_kill_or_an_ignored_sigint_ends_a_run_with_its_figures_and_log(tmp_path,
     assert summary["interrupted"] is True
     logged = len(log.read_text().splitlines())
     assert 1 <= logged < 200 and summary["games"] == logged // 4 * 4
+
+
+def test_a_hands_only_peek_sees_every_hand_but_not_the_deck_order():
+    world = GameState.new_game(4, np.random.default_rng(3))
+    truth = TrueHands.of(world)
+    rng = np.random.default_rng(1)
+    dealt = [truth.resample_from_infostate(0, rng) for _ in range(5)]
+    assert all(d.hands == world.hands for d in dealt)
+    assert all(sorted(d.deck) == sorted(world.deck) for d in dealt)
+    assert any(d.deck != world.deck for d in dealt)
+    assert isinstance(truth.clone(), TrueHands) and truth.view(1).hands == world.hands
+    bot = ladder.seat_bot("peekhands:greedy")
+    assert bot.hands_only and bot.name == "peekhands:greedy"
+    assert not ladder.seat_bot("peek:greedy").hands_only
