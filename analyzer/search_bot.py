@@ -77,7 +77,6 @@ class SearchBot:
             searched.dealer = InferenceDealer(model)
         player = self._player
         if self.styles:
-            from positions.inference import GREEDY_PLAYER, InferenceDealer
             from positions.styles import read_styles  # numba: only when asked
 
             styles = read_styles(view, view.current_player())
@@ -87,6 +86,8 @@ class SearchBot:
                 player = MctsPlayer(self.limit, evaluator, self._config)
             greedy = [seat for seat, style in enumerate(styles) if style.exactly_greedy]
             if self.read_greedy and greedy and self.inference is False:
+                from positions.inference import GREEDY_PLAYER, InferenceDealer
+
                 searched = view.clone()
                 searched.dealer = InferenceDealer(GREEDY_PLAYER, readers=greedy)
         return view.actions_to_move(player.choose_actions(searched, rng))
