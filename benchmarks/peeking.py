@@ -46,8 +46,8 @@ class TrueWorld(GameState):
         return truth
 
     def clone(self) -> TrueWorld:
-        """A ``TrueWorld`` copy."""
-        return TrueWorld._holding(GameState.clone(self))
+        """A copy of the same kind (``TrueWorld`` or ``TrueHands``)."""
+        return type(self)._holding(GameState.clone(self))
 
     def view(self, player: int) -> TrueWorld:
         """Everything, whoever asks."""
@@ -64,15 +64,6 @@ class TrueHands(TrueWorld):
     of what reading the opponents' hands could win back."""
 
     __slots__ = ()
-
-    @classmethod
-    def of(cls, world: GameState) -> TrueHands:
-        """A ``TrueHands`` copy of ``world`` (a game's world)."""
-        return cls._holding(GameState.clone(world))
-
-    def clone(self) -> TrueHands:
-        """A ``TrueHands`` copy."""
-        return TrueHands._holding(GameState.clone(self))
 
     def resample_from_infostate(self, player: int, rng: np.random.Generator) -> GameState:
         """The real hands, with the deck in a new random order."""

@@ -65,7 +65,7 @@ class Variant:
     config: dict
     model: dict | None
     styles: bool
-    read_greedy: bool = READ_GREEDY_DEFAULT
+    read_greedy: bool
 
 
 def parse_variant(argument: str) -> Variant:

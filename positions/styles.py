@@ -45,32 +45,33 @@ from positions.state import GameState, PastDecision
 DEPTH = 24  # an opponent's last placements read
 MIX = 0.1  # the share of random play in each model, so that no move rules one out
 GREEDY_WEIGHTS = values_weights("greedy")
-
-
+HEURISTIC_WEIGHTS = values_weights("heuristic")
 EXACT_LEAST = 4  # placements read before a player can be read as exactly greedy
 
 
-def _fit(decision: PastDecision, weights: np.ndarray) -> tuple[float, bool]:
-    """The log-likelihood of ``decision``'s placement under the policy valued by
-    ``weights`` (see the module docstring), and whether it was one of the played card's
-    best placements by those values."""
+def _fits(decision: PastDecision, *policies: np.ndarray) -> list[tuple[float, bool]]:
+    """For each policy (its value weights): the log-likelihood of ``decision``'s placement
+    under it (see the module docstring) and whether the placement was one of the played
+    card's best by its values.  The position is packed once for all of them."""
     before = decision.before
+    arrays = pack_board(before)
     card = decision.action // (CITIES * 8) + 1
-    values = placement_values(
-        pack_board(before), decision.player, (card,), public_unseen(before.played), weights
-    )
-    legal = ~np.isnan(values)
-    best = legal & (values >= np.nanmax(values) - TIE)
-    chosen = (1 - MIX) * best[decision.action] / best.sum() + MIX / legal.sum()
-    return math.log(chosen), bool(best[decision.action])
+    unseen = public_unseen(before.played)
+    found = []
+    for weights in policies:
+        values = placement_values(arrays, decision.player, (card,), unseen, weights)
+        legal = ~np.isnan(values)
+        best = legal & (values >= np.nanmax(values) - TIE)
+        chosen = (1 - MIX) * best[decision.action] / best.sum() + MIX / legal.sum()
+        found.append((math.log(chosen), bool(best[decision.action])))
+    return found
 
 
 def log_likelihoods(decision: PastDecision) -> tuple[float, float]:
     """The log-likelihood of ``decision``'s placement under greedy play and under the
     heuristic, each valued from its public position among the placements of the played
     card (see the module docstring)."""
-    greedy, _ = _fit(decision, GREEDY_WEIGHTS)
-    heuristic, _ = _fit(decision, values_weights("heuristic"))
+    (greedy, _), (heuristic, _) = _fits(decision, GREEDY_WEIGHTS, HEURISTIC_WEIGHTS)
     return greedy, heuristic
 
 
@@ -100,11 +101,14 @@ def read_styles(state: GameState, reader: int) -> tuple[Style, ...]:
         always_best = len(mine) >= EXACT_LEAST
         if player != reader:
             for index, decision in enumerate(mine):
-                greedy, best = _fit(decision, GREEDY_WEIGHTS)
-                always_best = always_best and best
                 if index < DEPTH:
-                    heuristic, _ = _fit(decision, values_weights("heuristic"))
+                    (greedy, best), (heuristic, _) = _fits(
+                        decision, GREEDY_WEIGHTS, HEURISTIC_WEIGHTS
+                    )
                     evidence += heuristic - greedy
+                else:
+                    [(_, best)] = _fits(decision, GREEDY_WEIGHTS)
+                always_best = always_best and best
         policy = "heuristic" if evidence > 0 else "greedy"
         styles.append(Style(policy, player != reader and always_best and evidence < 0))
     return tuple(styles)
