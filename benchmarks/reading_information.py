@@ -36,7 +36,7 @@ import numpy as np
 
 from analyzer.players import check_bot_spec, make_bot
 from positions.errors import ManhattanError
-from positions.inference import GREEDY_PLAYER, ChoiceModel, read_opponents
+from positions.inference import GREEDY_PLAYER, ChoiceModel, OpponentReading, read_opponents
 from positions.layout import CARD_TYPES, HAND_SIZE
 from positions.state import GameState, Phase
 
@@ -60,29 +60,41 @@ def possible_hands(unseen: list[int]) -> tuple[np.ndarray, np.ndarray]:
     return np.array(hands, dtype=np.int64), np.array(chances)
 
 
-def read_hand(
-    view: GameState, opponent: int, true_hand: np.ndarray, model: ChoiceModel
+def hand_nats(
+    hands: np.ndarray,
+    chances: np.ndarray,
+    reading: OpponentReading,
+    opponent: int,
+    true_hand: np.ndarray,
+    mix: float,
 ) -> tuple[float, float]:
-    """``(prior_nats, gain_nats)`` of ``model``'s reading of ``opponent``'s true hand
-    (counts, index 1-9) from P1's ``view`` (see the module docstring)."""
-    hands, chances = possible_hands(view.unseen_cards(OBSERVER))
-    rows = np.zeros((len(hands) + 1, view.players, 10), dtype=np.int64)
+    """``(prior_nats, gain_nats)`` of ``reading`` of ``opponent`` (its likelihood with
+    ``mix``) about their ``true_hand`` (counts, index 1-9), over the ``possible_hands``
+    ``hands`` with their ``chances`` (see the module docstring)."""
+    rows = np.zeros((len(hands) + 1, PLAYERS, 10), dtype=np.int64)
     rows[:-1, opponent] = hands
     rows[-1, opponent] = true_hand
-    reading = read_opponents(view, OBSERVER, model, readers=[opponent])
-    likelihood = reading.weights(rows, model.mix)
+    likelihood = reading.weights(rows, mix)
     truth = (hands[:, 1:] == true_hand[1:]).all(axis=1)
     prior = float(chances[truth].sum())
     return -math.log(prior), math.log(likelihood[-1] / float(chances @ likelihood[:-1]))
+
+
+def shallower(reading: OpponentReading, depth: int) -> OpponentReading:
+    """``reading`` cut to each opponent's last ``depth`` decisions: its rows are the most
+    recent first, so this is the reading ``depth`` deep, without reading again."""
+    return replace(reading, depths=np.minimum(reading.depths, depth))
 
 
 def measure(
     bots: str, games: int, depths: list[int], model: ChoiceModel, seed: int
 ) -> dict[str, object]:
     """Play ``games`` games of ``bots`` in every seat and read every opponent of P1 at
-    each of P1's placements (see the module docstring)."""
+    each of P1's placements (see the module docstring).  Each decision lists the
+    possible hands once and reads each opponent once, at the deepest depth."""
     prior: list[float] = []
     gains: dict[int, list[float]] = {depth: [] for depth in depths}
+    deepest = replace(model, depth=max(depths))
     for game in range(games):
         rng = np.random.default_rng(seed + game)
         state = GameState.new_game(PLAYERS, rng)
@@ -92,14 +104,21 @@ def measure(
                 mover = state.to_move
                 if mover == OBSERVER and state.phase == Phase.PLACEMENT:
                     view = state.view(OBSERVER)
+                    hands, chances = possible_hands(view.unseen_cards(OBSERVER))
                     for opponent in range(1, PLAYERS):
                         if not any(d.player == opponent for d in state.history):
                             continue
                         true_hand = np.array(state.hands[opponent * 10 : opponent * 10 + 10])
                         true_hand[0] = 0
+                        reading = read_opponents(view, OBSERVER, deepest, readers=[opponent])
                         for depth in depths:
-                            nats, gain = read_hand(
-                                view, opponent, true_hand, replace(model, depth=depth)
+                            nats, gain = hand_nats(
+                                hands,
+                                chances,
+                                shallower(reading, depth),
+                                opponent,
+                                true_hand,
+                                model.mix,
                             )
                             gains[depth].append(gain)
                         prior.append(nats)

@@ -5,6 +5,7 @@ are one-line errors."""
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +16,7 @@ sys.path.append(str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import reading_information  # noqa: E402
 
 from positions.bots import GreedyBot  # noqa: E402
-from positions.inference import uniform_hands  # noqa: E402
+from positions.inference import GREEDY_PLAYER, read_opponents, uniform_hands  # noqa: E402
 from positions.state import GameState, Phase  # noqa: E402
 
 
@@ -50,6 +51,19 @@ def test_reading_greedy_bots_gains_information_about_their_hands():
     assert report["prior_nats"][0] > 4
     gain, half = report["gain_nats"]["3"]
     assert gain - half > 0.2
+
+
+def test_a_shallower_cut_of_a_deep_reading_is_the_shallow_reading():
+    view = _midgame(30).view(0)
+    hands = uniform_hands(view, 0, 200, np.random.default_rng(2))
+    deep = read_opponents(view, 0, replace(GREEDY_PLAYER, depth=6))
+    assert deep.depths.tolist() == [6, 6, 6]
+    for depth in (1, 3):
+        shallow = read_opponents(view, 0, replace(GREEDY_PLAYER, depth=depth))
+        cut = reading_information.shallower(deep, depth)
+        expected = shallow.weights(hands, GREEDY_PLAYER.mix)
+        assert np.allclose(cut.weights(hands, GREEDY_PLAYER.mix), expected)
+        assert not np.allclose(deep.weights(hands, GREEDY_PLAYER.mix), expected)
 
 
 @pytest.mark.parametrize(
