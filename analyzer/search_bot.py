@@ -48,11 +48,13 @@ class SearchBot:
         inference: bool | ChoiceModel = False,
         styles: bool = True,
         read_greedy: bool = False,
+        read_selections: bool = True,
     ):
         self.limit = limit
         self.inference = inference
         self.styles = styles
         self.read_greedy = read_greedy
+        self.read_selections = read_selections
         self.name = name or f"mcts:{limit}"
         self._evaluator = evaluator if evaluator is not None else make_evaluator(epsilon)
         self._config = config or SearchConfig()
@@ -81,8 +83,11 @@ class SearchBot:
 
             styles = read_styles(view, view.current_player())
             policies = tuple(style.policy for style in styles)
-            if any(policy != "greedy" for policy in policies):
-                evaluator = self._evaluator.with_placement(policies)
+            selections = tuple(style.selection for style in styles)
+            if not self.read_selections or all(s == "bag" for s in selections):
+                selections = None
+            if selections or any(policy != "greedy" for policy in policies):
+                evaluator = self._evaluator.with_policies(policies, selections)
                 player = MctsPlayer(self.limit, evaluator, self._config)
             greedy = [seat for seat, style in enumerate(styles) if style.exactly_greedy]
             if self.read_greedy and greedy and self.inference is False:

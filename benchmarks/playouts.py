@@ -146,7 +146,7 @@ def _placement_rate(kind: str, seconds: float) -> float:
         searched = evaluator
         if kind == "styles":
             mover = view.current_player()
-            searched = evaluator.with_placement(
+            searched = evaluator.with_policies(
                 tuple("greedy" if p == mover else "heuristic" for p in range(view.layout.players))
             )
         result = run_search(

@@ -7,10 +7,12 @@ option and ``SearchConfig`` field set, so each change is measured alone.
 ``BUDGET`` as ``mcts:`` takes it (``6000``, ``1s``); each ``KEY`` is one of the
 ``PlayoutEvaluator`` options (``epsilon``, ``placement``, ``selection``,
 ``prior_temperature``) or a ``SearchConfig`` field (``exploration``, ``margin_weight``,
-``prior_weight``, ``expansion``, …), or ``styles`` (``false``: model every opponent by
-the default playout policy instead of the one their play fits, ``positions.styles``),
-``read_greedy`` (``true``: deal the hands of the opponents who play exactly greedy by
-``positions.inference.GREEDY_PLAYER``), or
+``prior_weight``, ``expansion``, …), or a switch of ``SearchBot``: ``styles``
+(``false``: model every opponent by the default playout policies instead of the ones
+their play fits, ``positions.styles``), ``read_selections`` (``false``: read the
+opponents' placements but not their selections), ``read_greedy`` (``true``: deal the
+hands of the opponents who play exactly greedy by ``positions.inference.GREEDY_PLAYER``),
+or
 ``inference`` (``true``: deal by the bundled opponent model) and ``inference_*`` for a
 ``ChoiceModel`` field (``inference_temperature``, ``inference_mix``, ``inference_depth``,
 …: inference with that model, the other fields from the bundled one).  Values are read
@@ -35,8 +37,10 @@ EVALUATOR_OPTIONS = {
     if name != "self"
 }
 CONFIG_FIELDS = {field.name: field.default for field in dataclasses.fields(SearchConfig)}
-STYLES_DEFAULT = inspect.signature(SearchBot.__init__).parameters["styles"].default
-READ_GREEDY_DEFAULT = inspect.signature(SearchBot.__init__).parameters["read_greedy"].default
+SWITCHES = {
+    name: inspect.signature(SearchBot.__init__).parameters[name].default
+    for name in ("styles", "read_selections", "read_greedy")
+}
 MODEL_FIELDS = {f"inference_{f.name}": f.default for f in dataclasses.fields(ChoiceModel)}
 
 
@@ -57,15 +61,13 @@ def _typed(key: str, text: str, default: object) -> object:
 @dataclasses.dataclass(frozen=True)
 class Variant:
     """An ``engine`` argument read: the budget, the evaluator options, the config fields,
-    the opponent model's fields (None: no inference), whether styles are read and whether
-    exactly greedy opponents' hands are."""
+    the opponent model's fields (None: no inference) and the ``SWITCHES`` of the bot."""
 
     limit: Limit
     evaluator: dict
     config: dict
     model: dict | None
-    styles: bool
-    read_greedy: bool
+    switches: dict
 
 
 def parse_variant(argument: str) -> Variant:
@@ -78,8 +80,7 @@ def parse_variant(argument: str) -> Variant:
     evaluator: dict = {}
     config: dict = {}
     model: dict | None = None
-    styles = STYLES_DEFAULT
-    read_greedy = READ_GREEDY_DEFAULT
+    switches = dict(SWITCHES)
     for setting in settings:
         key, equals, text = setting.partition("=")
         if not equals:
@@ -90,10 +91,8 @@ def parse_variant(argument: str) -> Variant:
             evaluator[key] = _typed(key, text, EVALUATOR_OPTIONS[key])
         elif key in CONFIG_FIELDS:
             config[key] = _typed(key, text, CONFIG_FIELDS[key])
-        elif key == "styles":
-            styles = _typed(key, text, STYLES_DEFAULT)
-        elif key == "read_greedy":
-            read_greedy = _typed(key, text, READ_GREEDY_DEFAULT)
+        elif key in SWITCHES:
+            switches[key] = _typed(key, text, SWITCHES[key])
         elif key == "inference":
             if _typed(key, text, False):
                 model = model or {}
@@ -105,14 +104,13 @@ def parse_variant(argument: str) -> Variant:
                 [
                     *EVALUATOR_OPTIONS,
                     *CONFIG_FIELDS,
-                    "styles",
-                    "read_greedy",
+                    *SWITCHES,
                     "inference",
                     *MODEL_FIELDS,
                 ]
             )
             raise ManhattanError(f"engine variant: unknown key {key!r} (known: {known})")
-    return Variant(limit, evaluator, config, model, styles, read_greedy)
+    return Variant(limit, evaluator, config, model, switches)
 
 
 def engine(argument: str, players: int = 4) -> SearchBot:
@@ -135,6 +133,5 @@ def engine(argument: str, players: int = 4) -> SearchBot:
         config=settings,
         evaluator=chosen,
         inference=inference,
-        styles=variant.styles,
-        read_greedy=variant.read_greedy,
+        **variant.switches,
     )

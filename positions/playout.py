@@ -82,6 +82,7 @@ from positions.layout import CARD_TYPES, CITIES, COLORS, SITES, SITES_PER_CITY, 
 from positions.moves import NO_PLACEMENT_BASE, PICK_BASE  # noqa: E402
 from positions.policy import (  # noqa: E402
     BAG,
+    BIGGEST,
     GREEDY,
     HEURISTIC,
     _greedy_choice,
@@ -118,10 +119,10 @@ def _decode(action):
 
 
 @njit(cache=CACHED)
-def _playout(start, seed, epsilon, placements, selection, weights, horizon, model, trace, forced):
+def _playout(start, seed, epsilon, placements, selections, weights, horizon, model, trace, forced):
     """Play the world ``start`` (see ``to_arrays``) to the end with each player's placement
-    policy coded in ``placements`` (one code per player, ``positions.policy``) and the
-    selection policy coded ``selection`` (``weights``: the heuristic's, ``weights_array``)
+    and selection policies coded in ``placements`` and ``selections`` (one code per
+    player, ``positions.policy``; ``weights``: the heuristic's, ``weights_array``)
     — or, with ``horizon`` > 0, until
     that many rounds have been scored and then value the rest with the learned ``model``
     (``positions.value``: its chances of first place stand for the win shares).  Returns
@@ -179,7 +180,9 @@ def _playout(start, seed, epsilon, placements, selection, weights, horizon, mode
                 size = (forced - PICK_BASE) % 4 + 1
                 color = player + 2 * slot
             else:
-                slot, color, size = _pick(a, player, players, quota, epsilon, selection, rng)
+                slot, color, size = _pick(
+                    a, player, players, quota, epsilon, selections[player], rng
+                )
             a[OFF_SUPPLY + color * 4 + size - 1] -= 1
             selected[color * 4 + size - 1] += 1
             blocks_left += 1
@@ -443,7 +446,7 @@ def _playout(start, seed, epsilon, placements, selection, weights, horizon, mode
 
 
 @njit(cache=CACHED)
-def _playouts_after(start, actions, seed, epsilon, placement, selection, weights, horizon, model):
+def _playouts_after(start, actions, seed, epsilon, placements, selections, weights, horizon, model):
     """One playout of ``start`` after each of ``actions`` (legal action ids of the player
     to move), all from ``seed``: the rows of ``_playout``'s results, float64
     ``(len(actions), 2×players)``."""
@@ -455,8 +458,8 @@ def _playouts_after(start, actions, seed, epsilon, placement, selection, weights
             start,
             seed,
             epsilon,
-            placement,
-            selection,
+            placements,
+            selections,
             weights,
             horizon,
             model,
@@ -482,27 +485,43 @@ def _check_epsilon(epsilon: float) -> float:
     return epsilon
 
 
-Placement = str | Sequence[str]  # one policy for every player, or one per player
+Policies = str | Sequence[str]  # one policy for every player, or one per player in seat order
 
 
-def policy_codes(placement: Placement, selection: str, players: int) -> tuple[np.ndarray, int]:
-    """The kernel's codes of the policies: per player, the placement policy's
-    (``placement`` names one for every player, or one per player in seat order), and the
-    selection policy's.  Raises ``ValueError`` for an unknown policy or a sequence that
-    does not name one per player."""
-    names = [placement] * players if isinstance(placement, str) else list(placement)
-    if len(names) != players:
-        raise ValueError(f"expected {players} placement policies, one per player, not {names}")
-    codes = [check_policy(name, selection) for name in names]
-    return np.array([code for code, _ in codes], dtype=np.int64), codes[0][1]
+def _per_player(names: Policies, players: int) -> list[str]:
+    """``names`` as one policy name per player; raises ``ValueError`` when a sequence does
+    not name one per player."""
+    listed = [names] * players if isinstance(names, str) else list(names)
+    if len(listed) != players:
+        raise ValueError(f"expected {players} policies, one per player, not {listed}")
+    return listed
+
+
+def policy_codes(
+    placement: Policies, selection: Policies, players: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The kernel's codes of the policies, per player: the placement policies' and the
+    selection policies' (each names one policy for every player, or one per player in
+    seat order).  Raises ``ValueError`` for an unknown policy or a sequence that does not
+    name one per player."""
+    codes = [
+        check_policy(place, select)
+        for place, select in zip(
+            _per_player(placement, players), _per_player(selection, players), strict=True
+        )
+    ]
+    return (
+        np.array([code for code, _ in codes], dtype=np.int64),
+        np.array([code for _, code in codes], dtype=np.int64),
+    )
 
 
 def run_playout(
     arrays: np.ndarray,
     seed: int,
     epsilon: float,
-    placement: Placement = "greedy",
-    selection: str = "bag",
+    placement: Policies = "greedy",
+    selection: Policies = "bag",
     weights: np.ndarray | None = None,
     horizon: int = 0,
     model: ValueModel | None = None,
@@ -526,8 +545,8 @@ def playout_trace(
     state: GameState,
     seed: int,
     epsilon: float,
-    placement: Placement = "greedy",
-    selection: str = "bag",
+    placement: Policies = "greedy",
+    selection: Policies = "bag",
     forced: int = -1,
 ) -> list[tuple[int, int]]:
     """The ``(action id, drawn card)`` sequence the kernel plays from ``state`` with
@@ -549,8 +568,8 @@ def playout_result(
     state: GameState,
     seed: int,
     epsilon: float,
-    placement: Placement = "greedy",
-    selection: str = "bag",
+    placement: Policies = "greedy",
+    selection: Policies = "bag",
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(win_shares, final_totals)`` of the kernel's playout from ``state`` with ``seed``
     (the game ``playout_trace`` with the same arguments plays)."""
@@ -584,27 +603,27 @@ class PlayoutEvaluator:
     def __init__(
         self,
         epsilon: float = 0.0,
-        placement: Placement = "greedy",
-        selection: str = "bag",
+        placement: Policies = "greedy",
+        selection: Policies = "bag",
         prior_temperature: float = 1.0,
         horizon: int = 0,
     ):
         """``epsilon`` in [0, 1] is the chance of a uniformly random move at each decision
         (1 = pure random play); ``placement`` and ``selection`` name the policies
-        (``positions.policy``; ``placement`` may name one per player, in seat order, to
-        model each player by the policy their play fits); ``prior_temperature`` (> 0) is
+        (``positions.policy``; each may name one per player, in seat order, to model each
+        player by the policies their play fits); ``prior_temperature`` (> 0) is
         the number of points of heuristic value that make a placement's prior e times
         larger; ``horizon`` (≥ 0) the rounds a playout scores before the bundled value
         model of the player count (``positions.value``) estimates the rest (0: play to the
         end).  Raises ``ValueError`` for a value out of range or an unknown policy."""
         self.epsilon = _check_epsilon(epsilon)
         self.placement = placement if isinstance(placement, str) else tuple(placement)
-        self.selection = selection
-        if isinstance(placement, str):
-            check_policy(placement, selection)
-        else:
-            policy_codes(placement, selection, len(self.placement))
-        self._code_cache: dict[int, tuple[np.ndarray, int]] = {}
+        self.selection = selection if isinstance(selection, str) else tuple(selection)
+        named = [p for p in (self.placement, self.selection) if not isinstance(p, str)]
+        if any(len(policies) != len(named[0]) for policies in named):
+            raise ValueError(f"expected as many placement as selection policies, not {named}")
+        policy_codes(self.placement, self.selection, len(named[0]) if named else 1)
+        self._code_cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._weights = weights_array()
         if not prior_temperature > 0:
             raise ValueError(f"prior_temperature must be positive, not {prior_temperature}")
@@ -621,14 +640,20 @@ class PlayoutEvaluator:
             f"horizon={self.horizon})"
         )
 
-    def with_placement(self, placement: Placement) -> PlayoutEvaluator:
-        """A copy of this evaluator with the placement policy ``placement`` (see
-        ``__init__``)."""
+    def with_policies(
+        self, placement: Policies | None = None, selection: Policies | None = None
+    ) -> PlayoutEvaluator:
+        """A copy of this evaluator with the placement and selection policies given (see
+        ``__init__``; None keeps this one's)."""
         return PlayoutEvaluator(
-            self.epsilon, placement, self.selection, self.prior_temperature, self.horizon
+            self.epsilon,
+            self.placement if placement is None else placement,
+            self.selection if selection is None else selection,
+            self.prior_temperature,
+            self.horizon,
         )
 
-    def _codes(self, players: int) -> tuple[np.ndarray, int]:
+    def _codes(self, players: int) -> tuple[np.ndarray, np.ndarray]:
         """The kernel's policy codes for a ``players``-player game (``policy_codes``)."""
         codes = self._code_cache.get(players)
         if codes is None:
@@ -654,7 +679,10 @@ class PlayoutEvaluator:
         if not _PREPARED:
             world = GameState.new_game(2, np.random.default_rng(0))
             arrays = to_arrays(world)
-            codes = np.array([GREEDY, HEURISTIC], dtype=np.int64), BAG  # both policies
+            codes = (  # every policy
+                np.array([GREEDY, HEURISTIC], dtype=np.int64),
+                np.array([BAG, BIGGEST], dtype=np.int64),
+            )
             _playout(arrays, np.uint64(1), 0.1, *codes, self._weights, 1, _NO_MODEL, _NO_TRACE, -1)
             _playouts_after(
                 arrays, _FIRST_PICK, np.uint64(1), 0.1, *codes, self._weights, 1, _NO_MODEL

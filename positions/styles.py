@@ -24,20 +24,26 @@ first placements, which score nothing yet, miss the greedy best: in 16 seats of
 ``mcts:600``/``mcts:1500`` games the first miss came at placement 0 to 3) nor the heuristic
 bot (its ties always lean its way) is read so.
 
-Only public information is read (the board, the played card, the move), so reading
-styles never uses a card the reader cannot see.  The other cards of the hand are not
+Selections are read too, from the public supplies: an opponent each of whose selections
+so far took the biggest blocks left, in every color and round where a smaller block was
+there to take instead, is modelled selecting so (``"biggest"``, as the built-in bots
+select); everyone else, the reader included, by the playouts' own selection (``"bag"``).
+
+Only public information is read (the board, the played card, the move, the selections), so
+reading styles never uses a card the reader cannot see.  The other cards of the hand are not
 known, which is why a move is judged among the placements of its own card only.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from positions.kernel_board import pack_board
-from positions.layout import CITIES
+from positions.layout import CITIES, SIZES
 from positions.moves import NO_PLACEMENT_BASE
 from positions.policy import TIE, placement_values, public_unseen, values_weights
 from positions.state import GameState, PastDecision
@@ -77,18 +83,65 @@ def log_likelihoods(decision: PastDecision) -> tuple[float, float]:
 
 @dataclass(frozen=True)
 class Style:
-    """How one player's placements so far read: ``policy`` (the playout policy to model
-    them with) and ``exactly_greedy`` (see the module docstring)."""
+    """How one player's play so far reads: ``policy`` (the placement policy to model them
+    with), ``exactly_greedy`` and ``selection`` (the selection policy to model them with;
+    see the module docstring)."""
 
     policy: str
     exactly_greedy: bool
+    selection: str = "bag"
+
+
+def took_biggest(available: Sequence[int], selected: Sequence[int], quota: int) -> bool | None:
+    """Whether one color's selection (``selected``, blocks per size, 1-story first) took the
+    biggest of the ``available`` blocks (per size, before it) for a ``quota``: None when no
+    smaller block was left to take instead (every selection then looks the same)."""
+    wanted = quota
+    biggest = [0] * len(available)
+    for size in reversed(range(len(available))):
+        biggest[size] = min(available[size], wanted)
+        wanted -= biggest[size]
+    smallest_taken = next((size for size, n in enumerate(biggest) if n), len(available))
+    if not any(available[size] - biggest[size] for size in range(smallest_taken)):
+        return None
+    return list(selected) == biggest
+
+
+def _selections(state: GameState) -> list[GameState]:
+    """The public positions that show a round's selections whole: the position before each
+    round's first placement in the history, and ``state`` itself for a round the history
+    has not reached (its complete selections only count, see ``read_selection``)."""
+    firsts: dict[int, GameState] = {}
+    for decision in state.history or []:
+        firsts.setdefault(decision.before.round, decision.before)
+    return [*firsts.values(), *([] if state.round in firsts else [state])]
+
+
+def read_selection(state: GameState, player: int) -> str:
+    """``"biggest"`` when every selection of ``player``'s colors that ``state``'s public
+    positions show whole (``_selections``), at least one with a choice, took the biggest
+    blocks left (``took_biggest``); ``"bag"`` otherwise."""
+    quota = state.layout.quota
+    verdicts = []
+    for shown in _selections(state):
+        for color in state.layout.player_colors[player]:
+            kinds = slice(color * SIZES, (color + 1) * SIZES)
+            selected = shown.selected[kinds]
+            available = [
+                left + taken for left, taken in zip(shown.supply[kinds], selected, strict=True)
+            ]
+            if sum(selected) == min(quota, sum(available)):  # a whole selection
+                verdicts.append(took_biggest(available, selected, quota))
+    read = [verdict for verdict in verdicts if verdict is not None]
+    return "biggest" if read and all(read) else "bag"
 
 
 def read_styles(state: GameState, reader: int) -> tuple[Style, ...]:
     """Each player's ``Style``, in seat order, from ``state``'s public history as
     ``reader`` sees it: the policy is ``"heuristic"`` for an opponent whose last ``DEPTH``
     placements are more likely under the heuristic than under greedy play and
-    ``"greedy"`` for everyone else (the reader too, who is never exactly greedy)."""
+    ``"greedy"`` for everyone else (the reader too, who is never exactly greedy); the
+    selection is ``read_selection``'s for an opponent and ``"bag"`` for the reader."""
     history = state.history or []
     styles = []
     for player in range(state.layout.players):
@@ -110,7 +163,8 @@ def read_styles(state: GameState, reader: int) -> tuple[Style, ...]:
                     [(_, best)] = _fits(decision, GREEDY_WEIGHTS)
                 always_best = always_best and best
         policy = "heuristic" if evidence > 0 else "greedy"
-        styles.append(Style(policy, player != reader and always_best and evidence < 0))
+        selection = "bag" if player == reader else read_selection(state, player)
+        styles.append(Style(policy, player != reader and always_best and evidence < 0, selection))
     return tuple(styles)
 
 

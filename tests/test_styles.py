@@ -7,10 +7,19 @@ import numpy as np
 import pytest
 
 from analyzer.players import make_bot
+from analyzer.search_bot import SearchBot
 from positions import GameState
 from positions.playout import PlayoutEvaluator, playout_trace, policy_codes
 from positions.selfplay import play_game
-from positions.styles import EXACT_LEAST, exactly_greedy, fitted_policies
+from positions.styles import (
+    EXACT_LEAST,
+    exactly_greedy,
+    fitted_policies,
+    read_selection,
+    read_styles,
+    took_biggest,
+)
+from search.limits import Limit
 
 SEATS = ["greedy", "heuristic", "greedy", "heuristic"]
 
@@ -51,7 +60,7 @@ def test_a_playout_models_each_player_by_their_own_policy():
     evaluator = PlayoutEvaluator(placement=("greedy", "heuristic", "greedy", "heuristic"))
     shares, totals = evaluator.evaluate(state, np.random.default_rng(2))
     assert shares.sum() == pytest.approx(1.0) and (totals > 0).all()
-    assert evaluator.with_placement("greedy").placement == "greedy"
+    assert evaluator.with_policies("greedy").placement == "greedy"
 
 
 def test_per_player_policies_must_name_every_player():
@@ -88,3 +97,65 @@ def test_only_greedy_play_reads_as_exactly_greedy():
     early = next(s for s in states if s.history and len(s.history) >= 1)
     assert exactly_greedy(early, 0) == ()  # fewer than EXACT_LEAST placements read
     assert EXACT_LEAST > 1
+
+
+def test_a_selection_takes_the_biggest_blocks_or_tells_nothing():
+    # blocks per size, 1-story first; a quota of 6
+    assert took_biggest([6, 6, 6, 6], [0, 0, 0, 6], 6) is True
+    assert took_biggest([6, 6, 6, 6], [0, 0, 1, 5], 6) is False
+    assert took_biggest([6, 6, 2, 1], [0, 3, 2, 1], 6) is True
+    assert took_biggest([6, 6, 2, 1], [1, 2, 2, 1], 6) is False
+    assert took_biggest([0, 0, 2, 1], [0, 0, 2, 1], 6) is None  # everything left is taken
+    assert took_biggest([0, 0, 0, 9], [0, 0, 0, 6], 6) is None  # one size left: no choice
+
+
+def test_the_bots_that_select_the_biggest_blocks_are_read_so_and_no_one_else():
+    bots = [make_bot("mcts:100"), make_bot("heuristic"), make_bot("greedy"), make_bot("random")]
+    states = play_game(bots, 4, 5).record.states()
+    before = states[0]  # nobody has selected yet
+    assert [read_selection(before, p) for p in range(4)] == ["bag"] * 4
+    for state in states[3::10]:  # from the first selections of P2 and P3 on
+        assert [read_selection(state, p) for p in (1, 2, 3)] == ["biggest", "biggest", "bag"]
+        # the reader keeps the playouts' own selection, whoever it is
+        assert read_styles(state, 1)[1].selection == "bag"
+        view = state.view(0)
+        assert [s.selection for s in read_styles(view, 0)] == [
+            s.selection for s in read_styles(state, 0)
+        ]
+
+
+def test_a_playout_selects_for_each_player_by_their_own_policy():
+    state = GameState.new_game(4, np.random.default_rng(4))
+    trace = playout_trace(state, 9, 0.0, "greedy", ("bag", "biggest", "bag", "biggest"))
+    assert trace != playout_trace(state, 9, 0.0, "greedy", "bag")
+    assert trace != playout_trace(state, 9, 0.0, "greedy", "biggest")
+    world = state.clone()
+    (color,) = world.layout.player_colors[1]
+    available = world.supply[color * 4 : color * 4 + 4]
+    for action, _ in trace[:12]:  # the first round's selections of P1 and P2
+        world.apply_action(action)
+    selected = world.selected[color * 4 : color * 4 + 4]
+    assert took_biggest(available, selected, world.layout.quota)  # P2 selected the biggest
+    with pytest.raises(ValueError, match="one per player"):
+        policy_codes("greedy", ("bag", "biggest"), 4)
+    with pytest.raises(ValueError, match="as many placement as selection"):
+        PlayoutEvaluator(placement=("greedy",) * 3, selection=("bag",) * 4)
+
+
+def test_the_search_bot_models_the_selections_it_reads(monkeypatch):
+    asked = []
+    with_policies = PlayoutEvaluator.with_policies
+
+    def spy(self, placement=None, selection=None):
+        asked.append(selection)
+        return with_policies(self, placement, selection)
+
+    monkeypatch.setattr(PlayoutEvaluator, "with_policies", spy)
+    bots = [make_bot(spec) for spec in ("greedy", "greedy", "random", "greedy")]
+    state = play_game(bots, 4, 5).record.states()[40]
+    reader = state.current_player()
+    expected = ["bag" if p in (reader, 2) else "biggest" for p in range(4)]
+    for read in (True, False):  # greedy placements everywhere: only selections differ
+        bot = SearchBot(Limit(iterations=20), read_selections=read)
+        bot.choose(state.view(reader), np.random.default_rng(1))
+    assert asked == [tuple(expected)]
