@@ -26,8 +26,8 @@ bot (its ties always lean its way) is read so.
 
 Selections are read too, from the public supplies: an opponent each of whose selections
 so far took the biggest blocks left, in every color and round where a smaller block was
-there to take instead, is modelled selecting so (``"biggest"``, as the built-in bots
-select); everyone else, the reader included, by the playouts' own selection (``"bag"``).
+there to take instead, is read as selecting so (``selects_biggest``, as the built-in bots
+select); everyone else, the reader included, is left to the playouts' own selection.
 
 Only public information is read (the board, the played card, the move, the selections), so
 reading styles never uses a card the reader cannot see.  The other cards of the hand are not
@@ -84,12 +84,11 @@ def log_likelihoods(decision: PastDecision) -> tuple[float, float]:
 @dataclass(frozen=True)
 class Style:
     """How one player's play so far reads: ``policy`` (the placement policy to model them
-    with), ``exactly_greedy`` and ``selection`` (the selection policy to model them with;
-    see the module docstring)."""
+    with), ``exactly_greedy`` and ``selects_biggest`` (see the module docstring)."""
 
     policy: str
     exactly_greedy: bool
-    selection: str = "bag"
+    selects_biggest: bool = False
 
 
 def took_biggest(available: Sequence[int], selected: Sequence[int], quota: int) -> bool | None:
@@ -117,10 +116,10 @@ def _selections(state: GameState) -> list[GameState]:
     return [*firsts.values(), *([] if state.round in firsts else [state])]
 
 
-def read_selection(state: GameState, player: int) -> str:
-    """``"biggest"`` when every selection of ``player``'s colors that ``state``'s public
-    positions show whole (``_selections``), at least one with a choice, took the biggest
-    blocks left (``took_biggest``); ``"bag"`` otherwise."""
+def selects_biggest(state: GameState, player: int) -> bool:
+    """Whether every selection of ``player``'s colors that ``state``'s public positions
+    show whole (``_selections``), at least one with a choice, took the biggest blocks left
+    (``took_biggest``)."""
     quota = state.layout.quota
     verdicts = []
     for shown in _selections(state):
@@ -133,7 +132,7 @@ def read_selection(state: GameState, player: int) -> str:
             if sum(selected) == min(quota, sum(available)):  # a whole selection
                 verdicts.append(took_biggest(available, selected, quota))
     read = [verdict for verdict in verdicts if verdict is not None]
-    return "biggest" if read and all(read) else "bag"
+    return bool(read) and all(read)
 
 
 def read_styles(state: GameState, reader: int) -> tuple[Style, ...]:
@@ -141,7 +140,7 @@ def read_styles(state: GameState, reader: int) -> tuple[Style, ...]:
     ``reader`` sees it: the policy is ``"heuristic"`` for an opponent whose last ``DEPTH``
     placements are more likely under the heuristic than under greedy play and
     ``"greedy"`` for everyone else (the reader too, who is never exactly greedy); the
-    selection is ``read_selection``'s for an opponent and ``"bag"`` for the reader."""
+    reader never ``selects_biggest``."""
     history = state.history or []
     styles = []
     for player in range(state.layout.players):
@@ -163,8 +162,8 @@ def read_styles(state: GameState, reader: int) -> tuple[Style, ...]:
                     [(_, best)] = _fits(decision, GREEDY_WEIGHTS)
                 always_best = always_best and best
         policy = "heuristic" if evidence > 0 else "greedy"
-        selection = "bag" if player == reader else read_selection(state, player)
-        styles.append(Style(policy, player != reader and always_best and evidence < 0, selection))
+        biggest = player != reader and selects_biggest(state, player)
+        styles.append(Style(policy, player != reader and always_best and evidence < 0, biggest))
     return tuple(styles)
 
 

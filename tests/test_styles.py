@@ -15,8 +15,8 @@ from positions.styles import (
     EXACT_LEAST,
     exactly_greedy,
     fitted_policies,
-    read_selection,
     read_styles,
+    selects_biggest,
     took_biggest,
 )
 from search.limits import Limit
@@ -113,15 +113,12 @@ def test_the_bots_that_select_the_biggest_blocks_are_read_so_and_no_one_else():
     bots = [make_bot("mcts:100"), make_bot("heuristic"), make_bot("greedy"), make_bot("random")]
     states = play_game(bots, 4, 5).record.states()
     before = states[0]  # nobody has selected yet
-    assert [read_selection(before, p) for p in range(4)] == ["bag"] * 4
+    assert not any(selects_biggest(before, p) for p in range(4))
     for state in states[3::10]:  # from the first selections of P2 and P3 on
-        assert [read_selection(state, p) for p in (1, 2, 3)] == ["biggest", "biggest", "bag"]
-        # the reader keeps the playouts' own selection, whoever it is
-        assert read_styles(state, 1)[1].selection == "bag"
+        assert [selects_biggest(state, p) for p in (1, 2, 3)] == [True, True, False]
+        assert not read_styles(state, 1)[1].selects_biggest  # never the reader
         view = state.view(0)
-        assert [s.selection for s in read_styles(view, 0)] == [
-            s.selection for s in read_styles(state, 0)
-        ]
+        assert read_styles(view, 0) == read_styles(state, 0)
 
 
 def test_a_playout_selects_for_each_player_by_their_own_policy():
