@@ -9,10 +9,10 @@ option and ``SearchConfig`` field set, so each change is measured alone.
 ``prior_temperature``) or a ``SearchConfig`` field (``exploration``, ``margin_weight``,
 ``prior_weight``, ``expansion``, …), or a switch of ``SearchBot``: ``styles``
 (``false``: model every opponent by the default playout policies instead of the ones
-their play fits, ``positions.styles``), ``read_selections`` (``false``: read the
-opponents' placements but not their selections), ``read_greedy`` (``true``: deal the
-hands of the opponents who play exactly greedy by ``positions.inference.GREEDY_PLAYER``),
-or
+their play fits, ``positions.styles``), ``read_selections`` (``true``: model the
+opponents who have always selected the biggest blocks left as selecting so),
+``read_greedy`` (``true``: deal the hands of the opponents who play exactly greedy by
+``positions.inference.GREEDY_PLAYER``), or
 ``inference`` (``true``: deal by the bundled opponent model) and ``inference_*`` for a
 ``ChoiceModel`` field (``inference_temperature``, ``inference_mix``, ``inference_depth``,
 …: inference with that model, the other fields from the bundled one).  Values are read

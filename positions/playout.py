@@ -5,7 +5,8 @@ differential test, ``tests/test_playout.py``, keeps them equal for every policy)
 differs from the readable model only in how the played pile is reshuffled when the deck
 runs out (the kernel shuffles with its own generator, not ``random.Random(shuffle_seed)``).
 
-Policy (ε-greedy), chosen per evaluator (``positions.policy`` holds the policies):
+Policy (ε-greedy), chosen per evaluator, the placement and the selection policy each for
+every player or one per player (``positions.policy`` holds the policies):
 
 * **Placement.** With probability ε a uniformly random legal action (every legal action id
   equally likely, as ``legal_actions()`` lists them); otherwise the placement policy's

@@ -313,8 +313,7 @@ def test_the_search_bot_reads_the_hands_of_exactly_greedy_opponents_only():
     states = play_game(bots, 4, 6).record.states()[60:]
     world = next(s for s in states if s.phase == Phase.PLACEMENT and s.current_player() == 1)
     for read_greedy, expected in ((True, {0, 2, 3}), (False, None)):
-        # reading the bots' selections would seat a new searcher, past the spy
-        bot = SearchBot(Limit(iterations=50), read_greedy=read_greedy, read_selections=False)
+        bot = SearchBot(Limit(iterations=50), read_greedy=read_greedy)
         spy = DealerSpy(bot._player)
         bot._player = spy
         move = bot.choose(world.view(1), np.random.default_rng(0))

@@ -19,7 +19,7 @@ from positions.inference import ChoiceModel  # noqa: E402
 def test_the_default_variant_is_the_default_bot():
     bot = variants.engine("600")
     assert bot.limit.iterations == 600
-    assert bot.styles and bot.read_selections and not bot.read_greedy
+    assert bot.styles and not bot.read_selections and not bot.read_greedy
     assert bot.inference is False
 
 
@@ -28,7 +28,7 @@ def test_each_key_reaches_the_bot():
     assert bot.read_greedy and bot.styles
     assert bot._config.margin_weight == 0.01
     assert not variants.engine("600;styles=false").styles
-    assert not variants.engine("600;read_selections=false").read_selections
+    assert variants.engine("600;read_selections=true").read_selections
     assert variants.engine("600;inference=true").inference is True
     model = variants.engine("600;inference_temperature=0.1;inference_values=greedy").inference
     assert isinstance(model, ChoiceModel)
