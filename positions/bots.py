@@ -14,6 +14,7 @@ round were scored right after this one placement" without making it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -85,15 +86,23 @@ class RandomBot:
         """Nothing to release."""
 
 
+def biggest_blocks(available: Sequence[int], quota: int) -> list[int]:
+    """Per size (1-story first), how many of the ``available`` blocks (per size) a
+    selection of ``quota`` blocks takes when it takes the biggest first."""
+    taken = [0] * len(available)
+    wanted = quota
+    for size in reversed(range(len(available))):
+        taken[size] = min(available[size], wanted)
+        wanted -= taken[size]
+    return taken
+
+
 def biggest_selection(view: GameState) -> Selection:
     """For each of the mover's colors, the biggest blocks left in its supply."""
     parts = []
     for color in view.layout.player_colors[view.to_move]:
-        chosen: list[int] = []
-        for size in range(SIZES, 0, -1):
-            have = view.supply[color * SIZES + size - 1]
-            chosen.extend([size] * min(have, view.layout.quota - len(chosen)))
-        parts.append(tuple(sorted(chosen)))
+        taken = biggest_blocks(view.supply[color * SIZES : (color + 1) * SIZES], view.layout.quota)
+        parts.append(tuple(size + 1 for size, n in enumerate(taken) for _ in range(n)))
     return Selection(tuple(parts))
 
 

@@ -42,6 +42,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from positions.bots import biggest_blocks
 from positions.kernel_board import pack_board
 from positions.layout import CITIES, SIZES
 from positions.moves import NO_PLACEMENT_BASE
@@ -95,11 +96,7 @@ def took_biggest(available: Sequence[int], selected: Sequence[int], quota: int) 
     """Whether one color's selection (``selected``, blocks per size, 1-story first) took the
     biggest of the ``available`` blocks (per size, before it) for a ``quota``: None when no
     smaller block was left to take instead (every selection then looks the same)."""
-    wanted = quota
-    biggest = [0] * len(available)
-    for size in reversed(range(len(available))):
-        biggest[size] = min(available[size], wanted)
-        wanted -= biggest[size]
+    biggest = biggest_blocks(available, quota)
     smallest_taken = next((size for size, n in enumerate(biggest) if n), len(available))
     if not any(available[size] - biggest[size] for size in range(smallest_taken)):
         return None
@@ -109,7 +106,7 @@ def took_biggest(available: Sequence[int], selected: Sequence[int], quota: int) 
 def _selections(state: GameState) -> list[GameState]:
     """The public positions that show a round's selections whole: the position before each
     round's first placement in the history, and ``state`` itself for a round the history
-    has not reached (its complete selections only count, see ``read_selection``)."""
+    has not reached (its complete selections only count, see ``selects_biggest``)."""
     firsts: dict[int, GameState] = {}
     for decision in state.history or []:
         firsts.setdefault(decision.before.round, decision.before)
