@@ -1,0 +1,92 @@
+"""benchmarks/evaluation_quality.py: it scores every round's end but the last, an oracle
+scores 0 and the uniform guess 0.75 (4 players, one winner), greedy playouts foretell
+greedy games better than the uniform guess, and bad input is a one-line error."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.append(str(Path(__file__).resolve().parent.parent / "benchmarks"))
+
+import evaluation_quality  # noqa: E402
+
+from analyzer.match import run_match  # noqa: E402
+from positions.record import load_record  # noqa: E402
+from positions.state import Phase  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def greedy_games(tmp_path_factory) -> Path:
+    """Four 4-player games of greedy bots, as records."""
+    folder = tmp_path_factory.mktemp("greedy")
+    run_match(["greedy"] * 4, 4, games=4, seed=3, out_dir=folder)
+    return folder
+
+
+def test_every_round_end_but_the_last_is_scored(greedy_games):
+    states = load_record(sorted(greedy_games.glob("*.mgn"))[0]).states()
+    ends = evaluation_quality.round_ends(states)
+    assert [state.round for state in ends] == [2, 3, 4]
+    for state in ends:
+        assert state.phase == Phase.SELECTION
+        assert not any(state.selected)
+
+
+def test_an_oracle_scores_zero_and_the_uniform_guess_three_quarters(greedy_games):
+    paths = sorted(greedy_games.glob("*.mgn"))
+    finals = {}
+    for path in paths:
+        states = load_record(path).states()
+        finals[len(finals)] = np.array(states[-1].returns())
+    games = iter(range(len(paths)))
+    current = {"game": -1, "round": 99}
+
+    def oracle(state, rng):
+        if state.round <= current["round"]:  # a new game starts at round 2
+            current["game"] = next(games)
+        current["round"] = state.round
+        return finals[current["game"]]
+
+    chosen = {"oracle": oracle, "uniform": evaluation_quality.uniform_evaluation}
+    report = evaluation_quality.summary(evaluation_quality.score_games(paths, chosen, 1))
+    if all(share in (0.0, 1.0) for shares in finals.values() for share in shares):
+        assert report["uniform"]["brier"]["mean"] == pytest.approx(0.75)
+    assert report["oracle"]["brier"]["mean"] == pytest.approx(0.0)
+    assert report["oracle"]["positions"] == 3 * len(paths)
+    assert report["uniform"]["paired_brier"]["mean"] > 0.5
+
+
+def test_greedy_playouts_foretell_greedy_games_in_the_last_round(greedy_games):
+    paths = sorted(greedy_games.glob("*.mgn"))
+    chosen = evaluation_quality.evaluations(["playouts", "uniform"], playouts=16)
+    report = evaluation_quality.summary(evaluation_quality.score_games(paths, chosen, 1))
+    last = report["playouts"]["by_round"]["4"]["brier"]["mean"]
+    assert last < report["uniform"]["by_round"]["4"]["brier"]["mean"] - 0.2
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--evaluations", "playouts,oracle"], "unknown oracle"),
+        (["--playouts", "0"], "at least 1"),
+    ],
+)
+def test_bad_options_are_one_line_errors(greedy_games, argv, message, capsys):
+    assert evaluation_quality.main([str(greedy_games), *argv]) == 1
+    error = capsys.readouterr().err.strip()
+    assert message in error and "\n" not in error
+
+
+def test_a_folder_without_records_and_a_bad_record_are_one_line_errors(tmp_path, capsys):
+    assert evaluation_quality.main([str(tmp_path)]) == 1
+    assert "no game records" in capsys.readouterr().err
+    assert evaluation_quality.main([str(tmp_path / "missing")]) == 1
+    assert "expected a folder" in capsys.readouterr().err
+    (tmp_path / "game_0001.mgn").write_text('[Game "Manhattan"]\n[Players "5"]\n')
+    assert evaluation_quality.main([str(tmp_path)]) == 1
+    error = capsys.readouterr().err.strip()
+    assert "game_0001.mgn" in error and "\n" not in error
