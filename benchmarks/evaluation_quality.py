@@ -26,7 +26,8 @@ Evaluations (``--evaluations``, comma-separated):
 * ``uniform``: 1/players for everyone.
 
 Usage: ``python benchmarks/evaluation_quality.py RECORDS_DIR [--playouts 64]
-[--evaluations playouts,horizon,model,uniform] [--seed 1] [--json]``.
+[--evaluations playouts,horizon,model,uniform] [--seed 1] [--json]``.  Ctrl-C reports
+the games scored so far (``"interrupted": true``).
 """
 
 from __future__ import annotations
@@ -119,22 +120,31 @@ def mean_interval(per_game: list[float]) -> dict:
     return {"mean": round(float(values.mean()), 4), "pm": round(float(half), 4)}
 
 
-def score_games(
-    paths: list[Path], chosen: dict[str, Evaluation], seed: int
-) -> dict[str, dict[int, list[tuple[int, float, float]]]]:
-    """For each evaluation and round, ``(game, log-loss, Brier)`` of every round end."""
-    scores: dict[str, dict[int, list[tuple[int, float, float]]]] = {n: {} for n in chosen}
+Scores = dict[str, dict[int, list[tuple[int, float, float]]]]
+
+
+def score_games(paths: list[Path], chosen: dict[str, Evaluation], seed: int) -> tuple[Scores, int]:
+    """For each evaluation and round, ``(game, log-loss, Brier)`` of every round end, and
+    the games scored: all of them, or on Ctrl-C those finished before it."""
+    scores: Scores = {name: {} for name in chosen}
     for game, path in enumerate(paths):
-        states = load_record(path).states()
-        shares = np.array(states[-1].returns())
-        for state in round_ends(states):
-            for name, evaluate in chosen.items():
-                rng = np.random.default_rng([seed, game, state.round])
-                chances = evaluate(state, rng)
-                row = (game, log_loss(chances, shares), brier(chances, shares))
-                scores[name].setdefault(state.round, []).append(row)
+        try:
+            states = load_record(path).states()
+            shares = np.array(states[-1].returns())
+            rows = []
+            for state in round_ends(states):
+                for name, evaluate in chosen.items():
+                    rng = np.random.default_rng([seed, game, state.round])
+                    chances = evaluate(state, rng)
+                    rows.append(
+                        (name, state.round, log_loss(chances, shares), brier(chances, shares))
+                    )
+        except KeyboardInterrupt:
+            return scores, game
+        for name, round_number, loss, score in rows:  # a game counts whole or not at all
+            scores[name].setdefault(round_number, []).append((game, loss, score))
         print(f"{game + 1}/{len(paths)} games", file=sys.stderr)
-    return scores
+    return scores, len(paths)
 
 
 def per_game(rows: list[tuple[int, float, float]], column: int) -> list[float]:
@@ -190,16 +200,17 @@ def main(argv: list[str] | None = None) -> int:
         if args.playouts < 1:
             raise ManhattanError(f"--playouts: expected at least 1, not {args.playouts}")
         chosen = evaluations(args.evaluations.split(","), args.playouts)
-        scores = score_games(paths, chosen, args.seed)
+        scores, scored = score_games(paths, chosen, args.seed)
     except ManhattanError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+    if scored < 2:
+        print(f"interrupted after {scored} games: too few to report", file=sys.stderr)
         return 1
     report = {
         "records": str(args.records),
-        "games": len(paths),
+        "games": scored,
+        "interrupted": scored < len(paths),
         "playouts": args.playouts,
         "seed": args.seed,
         "evaluations": summary(scores),

@@ -1,9 +1,11 @@
 """benchmarks/evaluation_quality.py: it scores every round's end but the last, an oracle
 scores 0 and the uniform guess 0.75 (4 players, one winner), greedy playouts foretell
-greedy games better than the uniform guess, and bad input is a one-line error."""
+greedy games better than the uniform guess, Ctrl-C keeps the games scored, and bad
+input is a one-line error."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -52,7 +54,7 @@ def test_an_oracle_scores_zero_and_the_uniform_guess_three_quarters(greedy_games
         return finals[current["game"]]
 
     chosen = {"oracle": oracle, "uniform": evaluation_quality.uniform_evaluation}
-    report = evaluation_quality.summary(evaluation_quality.score_games(paths, chosen, 1))
+    report = evaluation_quality.summary(evaluation_quality.score_games(paths, chosen, 1)[0])
     if all(share in (0.0, 1.0) for shares in finals.values() for share in shares):
         assert report["uniform"]["brier"]["mean"] == pytest.approx(0.75)
     assert report["oracle"]["brier"]["mean"] == pytest.approx(0.0)
@@ -63,9 +65,26 @@ def test_an_oracle_scores_zero_and_the_uniform_guess_three_quarters(greedy_games
 def test_greedy_playouts_foretell_greedy_games_in_the_last_round(greedy_games):
     paths = sorted(greedy_games.glob("*.mgn"))
     chosen = evaluation_quality.evaluations(["playouts", "uniform"], playouts=16)
-    report = evaluation_quality.summary(evaluation_quality.score_games(paths, chosen, 1))
+    report = evaluation_quality.summary(evaluation_quality.score_games(paths, chosen, 1)[0])
     last = report["playouts"]["by_round"]["4"]["brier"]["mean"]
     assert last < report["uniform"]["by_round"]["4"]["brier"]["mean"] - 0.2
+
+
+def test_ctrl_c_reports_the_games_scored_before_it(greedy_games, monkeypatch, capsys):
+    calls = {"n": 0}
+
+    def stopping(state, rng):
+        calls["n"] += 1
+        if calls["n"] > 7:  # in the third game's round ends
+            raise KeyboardInterrupt
+        return evaluation_quality.uniform_evaluation(state, rng)
+
+    monkeypatch.setattr(evaluation_quality, "evaluations", lambda names, playouts: {"x": stopping})
+    assert evaluation_quality.main([str(greedy_games), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["interrupted"] is True
+    assert report["games"] == 2
+    assert report["evaluations"]["x"]["positions"] == 6
 
 
 @pytest.mark.parametrize(
