@@ -25,9 +25,10 @@ Evaluations (``--evaluations``, comma-separated):
 * ``heuristic``: playouts with the heuristic placement policy;
 * ``uniform``: 1/players for everyone.
 
-Usage: ``python benchmarks/evaluation_quality.py RECORDS_DIR [--playouts 64]
-[--evaluations playouts,horizon,model,uniform] [--seed 1] [--json]``.  Ctrl-C reports
-the games scored so far (``"interrupted": true``).
+Usage: ``python benchmarks/evaluation_quality.py RECORDS_DIR [--playouts 256]
+[--evaluations playouts,horizon,heuristic,model,uniform] [--seed 1] [--json]``.  Ctrl-C (or SIGTERM)
+ends the run within a playout and reports the games scored before the one under way
+(``"interrupted": true``); a second one ends it at once.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from positions.playout import PlayoutEvaluator
 from positions.record import load_record
 from positions.state import GameState, Phase
 from positions.value import ValueModel, features, predict
+from search import stopping
 
 OBSERVER = 0
 Evaluation = Callable[[GameState, np.random.Generator], np.ndarray]
@@ -68,10 +70,12 @@ def playout_evaluation(evaluator: PlayoutEvaluator, playouts: int) -> Evaluation
 
     def evaluate(state: GameState, rng: np.random.Generator) -> np.ndarray:
         total = np.zeros(state.players)
-        for _ in range(playouts):
+        played = 0
+        while played < playouts and not stopping.requested():  # a stop ends the game's scoring
             world = state.resample_from_infostate(OBSERVER, rng)
             total += evaluator.evaluate(world, rng)[0]
-        return total / playouts
+            played += 1
+        return total / max(played, 1)
 
     return evaluate
 
@@ -125,23 +129,22 @@ Scores = dict[str, dict[int, list[tuple[int, float, float]]]]
 
 def score_games(paths: list[Path], chosen: dict[str, Evaluation], seed: int) -> tuple[Scores, int]:
     """For each evaluation and round, ``(game, log-loss, Brier)`` of every round end, and
-    the games scored: all of them, or on Ctrl-C those finished before it."""
+    the games scored: all of them, or those finished before a stop was requested
+    (``search.stopping``: Ctrl-C, SIGTERM), which ends the game under way within a
+    playout; a game counts whole or not at all."""
     scores: Scores = {name: {} for name in chosen}
     for game, path in enumerate(paths):
-        try:
-            states = load_record(path).states()
-            shares = np.array(states[-1].returns())
-            rows = []
-            for state in round_ends(states):
-                for name, evaluate in chosen.items():
-                    rng = np.random.default_rng([seed, game, state.round])
-                    chances = evaluate(state, rng)
-                    rows.append(
-                        (name, state.round, log_loss(chances, shares), brier(chances, shares))
-                    )
-        except KeyboardInterrupt:
-            return scores, game
-        for name, round_number, loss, score in rows:  # a game counts whole or not at all
+        states = load_record(path).states()
+        shares = np.array(states[-1].returns())
+        rows = []
+        for state in round_ends(states):
+            for name, evaluate in chosen.items():
+                rng = np.random.default_rng([seed, game, state.round])
+                chances = evaluate(state, rng)
+                if stopping.requested():
+                    return scores, game
+                rows.append((name, state.round, log_loss(chances, shares), brier(chances, shares)))
+        for name, round_number, loss, score in rows:
             scores[name].setdefault(round_number, []).append((game, loss, score))
         print(f"{game + 1}/{len(paths)} games", file=sys.stderr)
     return scores, len(paths)
@@ -155,23 +158,23 @@ def per_game(rows: list[tuple[int, float, float]], column: int) -> list[float]:
     return [float(np.mean(values)) for _, values in sorted(games.items())]
 
 
-def summary(scores: dict[str, dict[int, list[tuple[int, float, float]]]]) -> dict:
+def summary(scores: Scores) -> dict:
     """Per evaluation: overall and per-round log-loss and Brier with intervals, and the
-    Brier score paired with the first evaluation's."""
+    Brier score paired with the first evaluation's (every evaluation scores the same
+    positions, so per game the difference of the means is the mean of the differences)."""
     names = list(scores)
-    first = [row for rows in scores[names[0]].values() for row in rows]
+    first = per_game([row for rows in scores[names[0]].values() for row in rows], 2)
     report = {}
     for name in names:
         rows = [row for by_round in scores[name].values() for row in by_round]
-        differences = [
-            (game, 0.0, mine - theirs)
-            for (game, _, mine), (_, _, theirs) in zip(rows, first, strict=True)
-        ]
+        brier_per_game = per_game(rows, 2)
         report[name] = {
             "positions": len(rows),
             "log_loss": mean_interval(per_game(rows, 1)),
-            "brier": mean_interval(per_game(rows, 2)),
-            "paired_brier": mean_interval(per_game(differences, 2)),
+            "brier": mean_interval(brier_per_game),
+            "paired_brier": mean_interval(
+                [mine - theirs for mine, theirs in zip(brier_per_game, first, strict=True)]
+            ),
             "by_round": {
                 str(r): {
                     "log_loss": mean_interval(per_game(by_round, 1)),
@@ -186,8 +189,8 @@ def summary(scores: dict[str, dict[int, list[tuple[int, float, float]]]]) -> dic
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("records", type=Path, help="a folder of game records (*.mgn)")
-    parser.add_argument("--playouts", type=int, default=64, help="playouts per position")
-    parser.add_argument("--evaluations", default="playouts,horizon,model,uniform")
+    parser.add_argument("--playouts", type=int, default=256, help="playouts per position")
+    parser.add_argument("--evaluations", default="playouts,horizon,heuristic,model,uniform")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
@@ -200,7 +203,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.playouts < 1:
             raise ManhattanError(f"--playouts: expected at least 1, not {args.playouts}")
         chosen = evaluations(args.evaluations.split(","), args.playouts)
-        scores, scored = score_games(paths, chosen, args.seed)
+        stopping.reset()
+        with stopping.on_signals():
+            scores, scored = score_games(paths, chosen, args.seed)
     except ManhattanError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
@@ -218,6 +223,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(report, indent=1))
     else:
+        if report["interrupted"]:
+            print(f"interrupted: {scored} of {len(paths)} games scored")
         for name, figures in report["evaluations"].items():
             score, paired = figures["brier"], figures["paired_brier"]
             print(

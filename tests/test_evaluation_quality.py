@@ -6,7 +6,10 @@ input is a one-line error."""
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +22,7 @@ import evaluation_quality  # noqa: E402
 from analyzer.match import run_match  # noqa: E402
 from positions.record import load_record  # noqa: E402
 from positions.state import Phase  # noqa: E402
+from search import stopping  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -40,22 +44,15 @@ def test_every_round_end_but_the_last_is_scored(greedy_games):
 
 def test_an_oracle_scores_zero_and_the_uniform_guess_three_quarters(greedy_games):
     paths = sorted(greedy_games.glob("*.mgn"))
-    finals = {}
-    for path in paths:
-        states = load_record(path).states()
-        finals[len(finals)] = np.array(states[-1].returns())
-    games = iter(range(len(paths)))
-    current = {"game": -1, "round": 99}
+    finals = [np.array(load_record(path).states()[-1].returns()) for path in paths]
+    answers = iter([shares for shares in finals for _ in range(3)])  # 3 round ends a game
 
     def oracle(state, rng):
-        if state.round <= current["round"]:  # a new game starts at round 2
-            current["game"] = next(games)
-        current["round"] = state.round
-        return finals[current["game"]]
+        return next(answers)
 
     chosen = {"oracle": oracle, "uniform": evaluation_quality.uniform_evaluation}
     report = evaluation_quality.summary(evaluation_quality.score_games(paths, chosen, 1)[0])
-    if all(share in (0.0, 1.0) for shares in finals.values() for share in shares):
+    if all(share in (0.0, 1.0) for shares in finals for share in shares):
         assert report["uniform"]["brier"]["mean"] == pytest.approx(0.75)
     assert report["oracle"]["brier"]["mean"] == pytest.approx(0.0)
     assert report["oracle"]["positions"] == 3 * len(paths)
@@ -70,21 +67,43 @@ def test_greedy_playouts_foretell_greedy_games_in_the_last_round(greedy_games):
     assert last < report["uniform"]["by_round"]["4"]["brier"]["mean"] - 0.2
 
 
-def test_ctrl_c_reports_the_games_scored_before_it(greedy_games, monkeypatch, capsys):
+def test_a_stop_reports_the_games_scored_before_it(greedy_games, monkeypatch, capsys):
     calls = {"n": 0}
 
-    def stopping(state, rng):
+    def stopping_in_the_third_game(state, rng):
         calls["n"] += 1
-        if calls["n"] > 7:  # in the third game's round ends
-            raise KeyboardInterrupt
+        if calls["n"] == 8:  # the third game's second round end
+            stopping.request()  # what Ctrl-C does under stopping.on_signals
         return evaluation_quality.uniform_evaluation(state, rng)
 
-    monkeypatch.setattr(evaluation_quality, "evaluations", lambda names, playouts: {"x": stopping})
-    assert evaluation_quality.main([str(greedy_games), "--json"]) == 0
+    monkeypatch.setattr(
+        evaluation_quality, "evaluations", lambda names, playouts: {"x": stopping_in_the_third_game}
+    )
+    try:
+        assert evaluation_quality.main([str(greedy_games), "--json"]) == 0
+    finally:
+        stopping.reset()
     report = json.loads(capsys.readouterr().out)
     assert report["interrupted"] is True
     assert report["games"] == 2
     assert report["evaluations"]["x"]["positions"] == 6
+
+
+def test_ctrl_c_in_a_process_stops_it_with_the_games_scored(greedy_games):
+    script = Path(evaluation_quality.__file__)
+    process = subprocess.Popen(
+        [sys.executable, str(script), str(greedy_games), "--playouts", "10000000", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=script.parent.parent,
+    )
+    time.sleep(8)  # start-up, then well into the first game's playouts (hours of them)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)  # a stop that waited for the game would not end
+    assert "Traceback" not in err
+    assert process.returncode == 1  # stopped in the first game: too few games to report
+    assert "too few to report" in err
 
 
 @pytest.mark.parametrize(
