@@ -86,6 +86,7 @@ from positions.policy import (  # noqa: E402
     BIGGEST,
     GREEDY,
     HEURISTIC,
+    THRIFTY,
     _greedy_choice,
     _heuristic_choice,
     _pick,
@@ -306,6 +307,7 @@ def _playout(start, seed, epsilon, placements, selections, weights, horizon, mod
                 tall,
                 legal,
                 rng,
+                placements[player] == THRIFTY,
             )
 
         if choice >= 0:

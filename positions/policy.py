@@ -4,6 +4,8 @@ Placement policies (``PLACEMENTS``), each choosing among the legal placements of
 
 * ``"greedy"``: the most round points for the mover if the round were scored right after
   the placement (the sum over the mover's colors in 2p), ties broken uniformly;
+* ``"thrifty"``: greedy, its ties broken towards the smallest block (then uniformly),
+  keeping the big blocks for later placements;
 * ``"heuristic"``: ``positions.bots.HeuristicBot``'s valuation, compiled (the same terms
   and the same weights, ``HeuristicWeights``): those round points (2p: by the total
   rule), shrunk by the chance that an opponent takes the site back this round (card
@@ -62,9 +64,9 @@ from positions.kernel_board import (  # noqa: E402
 from positions.layout import CARD_TYPES, CARDS_PER_TYPE, CITIES, COLORS, SITES_PER_CITY, SIZES  # noqa: E402
 from positions.moves import NO_PLACEMENT_BASE  # noqa: E402
 
-PLACEMENTS = ("greedy", "heuristic")
+PLACEMENTS = ("greedy", "heuristic", "thrifty")
 SELECTIONS = ("bag", "biggest")
-GREEDY, HEURISTIC = 0, 1
+GREEDY, HEURISTIC, THRIFTY = 0, 1, 2
 BAG, BIGGEST = 0, 1
 # the weights array: HeuristicWeights' fields in this order
 W_DUEL, W_BYSTANDERS, W_RISK, W_AGGRESSION, W_BIG_FIRST, W_LEADER = range(6)
@@ -112,11 +114,14 @@ def _greedy_choice(
     tall,
     ties,
     rng,
+    thrifty,
 ):
     """The index (into cards × cities × kinds, as the random policy numbers them) of a
-    legal placement with the largest ``_gain``, ties broken uniformly; -1 if none."""
+    legal placement with the largest ``_gain`` — and, if ``thrifty``, of those the
+    smallest block — ties broken uniformly; -1 if none."""
     scorer = _tallest_scorer(tall, shared)
     best = -1000
+    best_size = 5
     nties = 0
     per_card = CITIES * nkinds
     for ci in range(ncards):
@@ -141,10 +146,11 @@ def _greedy_choice(
                         g = owner_gain + _tallest_gain(
                             base_height + size, color, player, players, shared, tall, scorer
                         )
-                        if g > best:
+                        if g > best or (thrifty and g == best and size < best_size):
                             best = g
+                            best_size = size
                             nties = 0
-                        if g == best:
+                        if g == best and (size == best_size or not thrifty):
                             ties[nties] = ci * per_card + city * nkinds + k
                             nties += 1
                     k += 1
