@@ -84,6 +84,7 @@ from positions.moves import NO_PLACEMENT_BASE, PICK_BASE  # noqa: E402
 from positions.policy import (  # noqa: E402
     BAG,
     BIGGEST,
+    BOLD,
     GREEDY,
     HEURISTIC,
     THRIFTY,
@@ -108,6 +109,10 @@ __all__ = [  # the kernel's helpers the tests hold against the readable rules
 
 
 # ----- the playout ----------------------------------------------------------------------
+
+_LEAN = np.zeros(4, dtype=np.int64)  # per placement code: the greedy choice's lean by size
+_LEAN[THRIFTY] = -1
+_LEAN[BOLD] = 1
 
 
 @njit(cache=CACHED, inline="always")
@@ -307,7 +312,7 @@ def _playout(start, seed, epsilon, placements, selections, weights, horizon, mod
                 tall,
                 legal,
                 rng,
-                placements[player] == THRIFTY,
+                _LEAN[placements[player]],
             )
 
         if choice >= 0:

@@ -6,6 +6,8 @@ Placement policies (``PLACEMENTS``), each choosing among the legal placements of
   the placement (the sum over the mover's colors in 2p), ties broken uniformly;
 * ``"thrifty"``: greedy, its ties broken towards the smallest block (then uniformly),
   keeping the big blocks for later placements;
+* ``"bold"``: greedy, its ties broken towards the biggest block (then uniformly), as the
+  heuristic leans, building out of an opponent's reach;
 * ``"heuristic"``: ``positions.bots.HeuristicBot``'s valuation, compiled (the same terms
   and the same weights, ``HeuristicWeights``): those round points (2p: by the total
   rule), shrunk by the chance that an opponent takes the site back this round (card
@@ -64,9 +66,9 @@ from positions.kernel_board import (  # noqa: E402
 from positions.layout import CARD_TYPES, CARDS_PER_TYPE, CITIES, COLORS, SITES_PER_CITY, SIZES  # noqa: E402
 from positions.moves import NO_PLACEMENT_BASE  # noqa: E402
 
-PLACEMENTS = ("greedy", "heuristic", "thrifty")
+PLACEMENTS = ("greedy", "heuristic", "thrifty", "bold")
 SELECTIONS = ("bag", "biggest")
-GREEDY, HEURISTIC, THRIFTY = 0, 1, 2
+GREEDY, HEURISTIC, THRIFTY, BOLD = 0, 1, 2, 3
 BAG, BIGGEST = 0, 1
 # the weights array: HeuristicWeights' fields in this order
 W_DUEL, W_BYSTANDERS, W_RISK, W_AGGRESSION, W_BIG_FIRST, W_LEADER = range(6)
@@ -114,14 +116,15 @@ def _greedy_choice(
     tall,
     ties,
     rng,
-    thrifty,
+    lean,
 ):
     """The index (into cards × cities × kinds, as the random policy numbers them) of a
-    legal placement with the largest ``_gain`` — and, if ``thrifty``, of those the
-    smallest block — ties broken uniformly; -1 if none."""
+    legal placement with the largest ``_gain`` — and of those the one whose block size
+    times ``lean`` is the largest (``lean`` -1: the smallest block, 1: the biggest, 0: any)
+    — ties broken uniformly; -1 if none."""
     scorer = _tallest_scorer(tall, shared)
     best = -1000
-    best_size = 5
+    best_lean = -5
     nties = 0
     per_card = CITIES * nkinds
     for ci in range(ncards):
@@ -146,11 +149,12 @@ def _greedy_choice(
                         g = owner_gain + _tallest_gain(
                             base_height + size, color, player, players, shared, tall, scorer
                         )
-                        if g > best or (thrifty and g == best and size < best_size):
+                        leaning = lean * size
+                        if g > best or (g == best and leaning > best_lean):
                             best = g
-                            best_size = size
+                            best_lean = leaning
                             nties = 0
-                        if g == best and (size == best_size or not thrifty):
+                        if g == best and leaning == best_lean:
                             ties[nties] = ci * per_card + city * nkinds + k
                             nties += 1
                     k += 1
