@@ -87,6 +87,8 @@ from positions.policy import (  # noqa: E402
     BOLD,
     GREEDY,
     HEURISTIC,
+    SOFT,
+    SOFT_TEMPERATURE,
     THRIFTY,
     _greedy_choice,
     _heuristic_choice,
@@ -110,7 +112,7 @@ __all__ = [  # the kernel's helpers the tests hold against the readable rules
 
 # ----- the playout ----------------------------------------------------------------------
 
-_LEAN = np.zeros(4, dtype=np.int64)  # per placement code: the greedy choice's lean by size
+_LEAN = np.zeros(5, dtype=np.int64)  # per placement code: the greedy choice's lean by size
 _LEAN[THRIFTY] = -1
 _LEAN[BOLD] = 1
 
@@ -177,6 +179,7 @@ def _playout(start, seed, epsilon, placements, selections, weights, horizon, mod
     kind_slot = np.empty(8, dtype=np.int64)
     kind_size = np.empty(8, dtype=np.int64)
     legal = np.empty(CARD_TYPES * CITIES * 8, dtype=np.int64)
+    gains = np.empty(CARD_TYPES * CITIES * 8, dtype=np.float64)
 
     while phase != _PHASE_OVER:
         player = to_move
@@ -313,6 +316,8 @@ def _playout(start, seed, epsilon, placements, selections, weights, horizon, mod
                 legal,
                 rng,
                 _LEAN[placements[player]],
+                SOFT_TEMPERATURE if placements[player] == SOFT else 0.0,
+                gains,
             )
 
         if choice >= 0:
