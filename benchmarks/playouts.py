@@ -13,9 +13,6 @@ Figures (each its own function, so more can join ``FIGURES``):
 * ``heuristic_playouts_per_s`` / ``heuristic_iterations_per_s`` — the playouts and the
   search iterations with the heuristic placement policy (``placement="heuristic"``, the
   default ``"bag"`` selection, ε = 0.1), beside the greedy ones.
-* ``soft_playouts_per_s`` — the playouts with the ``"soft"`` placement policy (greedy's
-  points through a softmax), beside the greedy ones (``"thrifty"`` and ``"bold"`` run
-  greedy's loop and only break its ties otherwise).
 * ``placement_iterations_per_s`` / ``classic_placement_iterations_per_s`` — iterations
   per second of the default search (halving over a depth-one tree, greedy playouts) and
   of v0.1's (``CLASSIC``, ε = 0.1), on one core, over the same 12 placement decisions of
@@ -64,7 +61,6 @@ def _rate(step: Callable[[int], None], seconds: float) -> float:
 
 
 HEURISTIC = {"placement": "heuristic"}
-SOFT = {"placement": "soft"}
 
 
 def _kernel_rate(epsilon: float, seconds: float, policy: dict | None = None) -> float:
@@ -90,11 +86,6 @@ def greedy_playouts_per_s(seconds: float = 2.0) -> float:
 def heuristic_playouts_per_s(seconds: float = 2.0) -> float:
     """Full 4-player playouts per second with the ε-greedy heuristic policy."""
     return _kernel_rate(PlayoutEvaluator().epsilon, seconds, HEURISTIC)
-
-
-def soft_playouts_per_s(seconds: float = 2.0) -> float:
-    """Full 4-player playouts per second with the ε-greedy soft policy."""
-    return _kernel_rate(PlayoutEvaluator().epsilon, seconds, SOFT)
 
 
 def evaluate_calls_per_s(seconds: float = 2.0) -> float:
@@ -190,7 +181,6 @@ FIGURES: dict[str, Callable[[float], float]] = {
     "random_rollout_iterations_per_s": random_rollout_iterations_per_s,
     "heuristic_playouts_per_s": heuristic_playouts_per_s,
     "heuristic_iterations_per_s": heuristic_iterations_per_s,
-    "soft_playouts_per_s": soft_playouts_per_s,
     "placement_iterations_per_s": placement_iterations_per_s,
     "classic_placement_iterations_per_s": classic_placement_iterations_per_s,
     "styles_placement_iterations_per_s": styles_placement_iterations_per_s,

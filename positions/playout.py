@@ -84,12 +84,8 @@ from positions.moves import NO_PLACEMENT_BASE, PICK_BASE  # noqa: E402
 from positions.policy import (  # noqa: E402
     BAG,
     BIGGEST,
-    BOLD,
     GREEDY,
     HEURISTIC,
-    SOFT,
-    SOFT_TEMPERATURE,
-    THRIFTY,
     _greedy_choice,
     _heuristic_choice,
     _pick,
@@ -111,10 +107,6 @@ __all__ = [  # the kernel's helpers the tests hold against the readable rules
 
 
 # ----- the playout ----------------------------------------------------------------------
-
-_LEAN = np.zeros(5, dtype=np.int64)  # per placement code: the greedy choice's lean by size
-_LEAN[THRIFTY] = -1
-_LEAN[BOLD] = 1
 
 
 @njit(cache=CACHED, inline="always")
@@ -179,7 +171,6 @@ def _playout(start, seed, epsilon, placements, selections, weights, horizon, mod
     kind_slot = np.empty(8, dtype=np.int64)
     kind_size = np.empty(8, dtype=np.int64)
     legal = np.empty(CARD_TYPES * CITIES * 8, dtype=np.int64)
-    gains = np.empty(CARD_TYPES * CITIES * 8, dtype=np.float64)
 
     while phase != _PHASE_OVER:
         player = to_move
@@ -315,9 +306,6 @@ def _playout(start, seed, epsilon, placements, selections, weights, horizon, mod
                 tall,
                 legal,
                 rng,
-                _LEAN[placements[player]],
-                SOFT_TEMPERATURE if placements[player] == SOFT else 0.0,
-                gains,
             )
 
         if choice >= 0:

@@ -4,13 +4,6 @@ Placement policies (``PLACEMENTS``), each choosing among the legal placements of
 
 * ``"greedy"``: the most round points for the mover if the round were scored right after
   the placement (the sum over the mover's colors in 2p), ties broken uniformly;
-* ``"thrifty"``: greedy, its ties broken towards the smallest block (then uniformly),
-  keeping the big blocks for later placements;
-* ``"bold"``: greedy, its ties broken towards the biggest block (then uniformly), as the
-  heuristic leans, building out of an opponent's reach;
-* ``"soft"``: greedy's immediate points through a softmax, each legal placement drawn in
-  proportion to ``exp(points / SOFT_TEMPERATURE)``: mostly the best, sometimes a near
-  miss, as players who are not greedy play;
 * ``"heuristic"``: ``positions.bots.HeuristicBot``'s valuation, compiled (the same terms
   and the same weights, ``HeuristicWeights``): those round points (2p: by the total
   rule), shrunk by the chance that an opponent takes the site back this round (card
@@ -69,10 +62,9 @@ from positions.kernel_board import (  # noqa: E402
 from positions.layout import CARD_TYPES, CARDS_PER_TYPE, CITIES, COLORS, SITES_PER_CITY, SIZES  # noqa: E402
 from positions.moves import NO_PLACEMENT_BASE  # noqa: E402
 
-PLACEMENTS = ("greedy", "heuristic", "thrifty", "bold", "soft")
+PLACEMENTS = ("greedy", "heuristic")
 SELECTIONS = ("bag", "biggest")
-GREEDY, HEURISTIC, THRIFTY, BOLD, SOFT = 0, 1, 2, 3, 4
-SOFT_TEMPERATURE = 0.5  # points of immediate gain that make a placement e times likelier
+GREEDY, HEURISTIC = 0, 1
 BAG, BIGGEST = 0, 1
 # the weights array: HeuristicWeights' fields in this order
 W_DUEL, W_BYSTANDERS, W_RISK, W_AGGRESSION, W_BIG_FIRST, W_LEADER = range(6)
@@ -120,19 +112,11 @@ def _greedy_choice(
     tall,
     ties,
     rng,
-    lean,
-    temperature,
-    gains,
 ):
     """The index (into cards × cities × kinds, as the random policy numbers them) of a
-    legal placement with the largest ``_gain`` — and of those the one whose block size
-    times ``lean`` is the largest (``lean`` -1: the smallest block, 1: the biggest, 0: any)
-    — ties broken uniformly; -1 if none.  With ``temperature`` > 0 every legal placement
-    is drawn instead, in proportion to ``exp(gain / temperature)`` (``gains``: scratch as
-    long as ``ties``)."""
+    legal placement with the largest ``_gain``, ties broken uniformly; -1 if none."""
     scorer = _tallest_scorer(tall, shared)
     best = -1000
-    best_lean = -5
     nties = 0
     per_card = CITIES * nkinds
     for ci in range(ncards):
@@ -157,31 +141,15 @@ def _greedy_choice(
                         g = owner_gain + _tallest_gain(
                             base_height + size, color, player, players, shared, tall, scorer
                         )
-                        leaning = lean * size
-                        if temperature > 0.0:  # every placement, with its gain
-                            gains[nties] = g
-                            best = max(best, g)
-                        elif g > best or (g == best and leaning > best_lean):
+                        if g > best:
                             best = g
-                            best_lean = leaning
                             nties = 0
-                        if temperature > 0.0 or (g == best and leaning == best_lean):
+                        if g == best:
                             ties[nties] = ci * per_card + city * nkinds + k
                             nties += 1
                     k += 1
     if nties == 0:
         return -1
-    if temperature > 0.0:
-        total = 0.0
-        for i in range(nties):
-            gains[i] = np.exp((gains[i] - best) / temperature)
-            total += gains[i]
-        r = _uniform(rng) * total
-        for i in range(nties - 1):
-            r -= gains[i]
-            if r < 0.0:
-                return ties[i]
-        return ties[nties - 1]
     return ties[_below(rng, nties)]
 
 

@@ -29,7 +29,6 @@ from positions.playout import (
     playout_trace,
     to_arrays,
 )
-from positions.policy import SOFT_TEMPERATURE
 
 DATA = Path(__file__).parent / "data"
 EPSILONS = (1.0, 0.1, 0.0, 0.5)
@@ -38,9 +37,6 @@ POLICIES = (
     ("heuristic", "biggest"),
     ("heuristic", "bag"),
     ("greedy", "biggest"),
-    ("thrifty", "bag"),
-    ("bold", "biggest"),
-    ("soft", "bag"),
 )
 
 
@@ -140,7 +136,7 @@ def test_kernel_matches_rules_on_random_positions():
                 add_noise(position, rng, heavy=bool(rng.integers(2)))
             check_position(position, int(rng.integers(2**62)), EPSILONS[kind], stats, policy)
     assert stats["positions"] >= 1900
-    assert all(stats[policy] >= 21 for policy in POLICIES), stats
+    assert all(stats[policy] >= 30 for policy in POLICIES), stats
     assert stats["reshuffle"] > 100
     assert stats["none"] > 20, stats
     assert stats["pick"] > 1000
@@ -173,11 +169,7 @@ def mover_points(state: GameState, player: int) -> int:
     return sum(points[c] for c in state.layout.player_colors[player])
 
 
-@pytest.mark.parametrize("placement", ["greedy", "thrifty", "bold"])
-def test_greedy_picks_a_move_with_most_immediate_points(placement):
-    """Greedy play takes a placement with the most immediate points; ``thrifty`` takes the
-    smallest block among those, ``bold`` the biggest; the ties left are broken at random."""
-    lean = {"greedy": 0, "thrifty": -1, "bold": 1}[placement]
+def test_greedy_picks_a_move_with_most_immediate_points():
     rng = np.random.default_rng(11)
     checked = 0
     tie_choices: dict[int, set[int]] = {}
@@ -202,56 +194,16 @@ def test_greedy_picks_a_move_with_most_immediate_points(placement):
                 after.apply_action(action)
                 value[action] = mover_points(after, player)
             best = max(value.values())
-            leaning = max(lean * decode_action(a)[4] for a in legal if value[a] == best)
             key = len(tie_choices)
             tie_choices[key] = set()
             for seed in range(5):
-                first = playout_trace(position, seed, 0.0, placement)[0][0]
+                first = playout_trace(position, seed, 0.0)[0][0]
                 assert value[first] == best, (position.action_to_string(first), best)
-                assert lean * decode_action(first)[4] == leaning, position.action_to_string(first)
                 tie_choices[key].add(first)
             checked += 1
     assert checked >= 100
     # ties are broken at random: some position sees several different best moves
     assert max(len(choices) for choices in tie_choices.values()) > 1
-
-
-def test_soft_draws_placements_by_the_softmax_of_their_points():
-    """``soft`` plays each legal placement with chance ∝ exp(points / SOFT_TEMPERATURE):
-    over 400 seeds per position, the share of first moves with the most points, and of
-    those within a point of it, stay within four standard errors of the softmax's."""
-    rng = np.random.default_rng(13)
-    checked = 0
-    for game in range(12):
-        players = 2 + game % 3
-        state = GameState.new_game(players, rng, random_options(players, rng))
-        trace = playout_trace(state, game, 1.0)
-        position = state.clone()
-        step = len(trace) // 2 + game
-        replay_prefix(position, trace[:step])
-        while position.phase != Phase.PLACEMENT:  # on to the next placement
-            replay_prefix(position, trace[step : step + 1])
-            step += 1
-        if position.legal_actions()[0] >= NO_PLACEMENT_BASE:
-            continue
-        player = position.current_player()
-        value = {}
-        for action in position.legal_actions():
-            after = position.clone()
-            after.apply_action(action)
-            value[action] = mover_points(after, player)
-        best = max(value.values())
-        weight = {a: np.exp((v - best) / SOFT_TEMPERATURE) for a, v in value.items()}
-        firsts = [playout_trace(position, seed, 0.0, "soft")[0][0] for seed in range(400)]
-        for margin in (0, 1):
-            chosen = {a for a, v in value.items() if v >= best - margin}
-            expected = sum(weight[a] for a in chosen) / sum(weight.values())
-            share = sum(first in chosen for first in firsts) / len(firsts)
-            error = max(np.sqrt(expected * (1 - expected) / len(firsts)), 0.01)
-            assert abs(share - expected) < 4 * error, (margin, share, expected)
-        assert len(set(firsts)) > 1
-        checked += 1
-    assert checked >= 6
 
 
 def test_greedy_gain_equals_rescoring():
