@@ -87,6 +87,12 @@ def pack_board(state: GameState) -> np.ndarray:
     return _pack(state, [0] * (state.layout.players * 10), [])
 
 
+def pack_known(state: GameState) -> np.ndarray:
+    """Pack ``state`` with its hands as they are (a replayed record knows every card) and
+    the deck left empty, as ``to_arrays`` does: enough to value a mover's hand's moves."""
+    return _pack(state, state.hands, [])
+
+
 def _pack(state: GameState, hands: list[int], deck: list[int]) -> np.ndarray:
     options = state.options
     header = (

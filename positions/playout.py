@@ -43,6 +43,11 @@ CACHED = kernel_cache.configure()  # before numba is imported: its cache folder
 
 from numba import njit  # noqa: E402
 
+from positions.imitation import (  # noqa: E402
+    _imitation_choice,
+    bundled_weights,
+    imitation_scratch,
+)
 from positions.kernel_board import (  # noqa: E402
     _CARD_SITES,
     _NO_TRACE,
@@ -86,6 +91,8 @@ from positions.policy import (  # noqa: E402
     BIGGEST,
     GREEDY,
     HEURISTIC,
+    IMITATION,
+    W_IMITATION,
     _greedy_choice,
     _heuristic_choice,
     _pick,
@@ -123,7 +130,7 @@ def _decode(action):
 def _playout(start, seed, epsilon, placements, selections, weights, horizon, model, trace, forced):
     """Play the world ``start`` (see ``to_arrays``) to the end with each player's placement
     and selection policies coded in ``placements`` and ``selections`` (one code per
-    player, ``positions.policy``; ``weights``: the heuristic's, ``weights_array``)
+    player, ``positions.policy``; ``weights``: ``playout_weights``)
     — or, with ``horizon`` > 0, until
     that many rounds have been scored and then value the rest with the learned ``model``
     (``positions.value``: its chances of first place stand for the win shares).  Returns
@@ -159,13 +166,14 @@ def _playout(start, seed, epsilon, placements, selections, weights, horizon, mod
     for i in range(COLORS * SIZES):
         blocks_left += selected[i]
 
-    tracking = False  # whether some player's policy is the heuristic (it reads ``points``)
+    tracking = False  # whether some player's policy reads ``points`` (not greedy's)
     for p in range(players):
-        tracking = tracking or placements[p] == HEURISTIC
+        tracking = tracking or placements[p] != GREEDY
     points = _round_points(owner, city_winner, tall, shared)  # kept up to date if tracking
     delta = np.empty(COLORS, dtype=np.int64)
     unseen = np.zeros(10, dtype=np.int64)
     scratch = heuristic_scratch(players)
+    imitation = imitation_scratch(players)
 
     cards = np.empty(CARD_TYPES, dtype=np.int64)
     kind_slot = np.empty(8, dtype=np.int64)
@@ -212,6 +220,7 @@ def _playout(start, seed, epsilon, placements, selections, weights, horizon, mod
 
         # ----- a turn: play a card, place (or give up) a block, draw -----
         heuristic = placements[player] == HEURISTIC
+        imitates = placements[player] == IMITATION
         ncards = 0
         for card in range(1, CARD_TYPES + 1):
             if hands[player * 10 + card] > 0:
@@ -286,6 +295,28 @@ def _playout(start, seed, epsilon, placements, selections, weights, horizon, mod
                 legal,
                 rng,
                 scratch,
+            )
+        elif imitates:
+            for card in range(1, CARD_TYPES + 1):
+                unseen[card] = 5 - hands[player * 10 + card] - played[card]
+            choice = _imitation_choice(
+                a,
+                player,
+                ncards,
+                cards,
+                site_of,
+                nkinds,
+                kind_slot,
+                kind_size,
+                city_count,
+                city_winner,
+                tall,
+                points,
+                unseen,
+                weights[W_IMITATION:],
+                legal,
+                rng,
+                imitation,
             )
         else:
             choice = _greedy_choice(
@@ -475,7 +506,20 @@ def _playouts_after(start, actions, seed, epsilon, placements, selections, weigh
 
 _FIRST_PICK = np.array([PICK_BASE], dtype=np.int64)  # a legal action at any game's start
 
-_NO_WEIGHTS = weights_array()  # placeholder for the greedy policy (it reads no weights)
+
+def playout_weights(heuristic: np.ndarray | None = None, imitation: np.ndarray | None = None):
+    """The kernel's weights: the heuristic's (``weights_array``, default its defaults) then
+    the imitation policy's (one per ``positions.imitation.FEATURES``, default the bundled
+    fit)."""
+    return np.concatenate(
+        [
+            weights_array() if heuristic is None else heuristic,
+            bundled_weights() if imitation is None else imitation,
+        ]
+    )
+
+
+_WEIGHTS = playout_weights()  # the heuristic's and the imitation's weights, as bundled
 _NO_MODEL = np.zeros(len(ValueModel.__dataclass_fields__))  # placeholder: no horizon
 
 
@@ -529,11 +573,11 @@ def run_playout(
 ) -> np.ndarray:
     """Play the packed world ``arrays`` (from ``to_arrays``) to the end with generator
     seed ``seed`` and the named policies (``placement``: see ``policy_codes``;
-    ``weights``: the heuristic's, default ``weights_array()``), or for ``horizon`` rounds
+    ``weights``: ``playout_weights``, default its defaults), or for ``horizon`` rounds
     and then valued by ``model``; returns win shares (chances of first place) then final
     totals (float64, 2×players)."""
     codes = policy_codes(placement, selection, int(arrays[H_PLAYERS]))
-    chosen = _NO_WEIGHTS if weights is None else weights
+    chosen = _WEIGHTS if weights is None else weights
     if horizon and model is None:
         raise ValueError("a playout with a horizon needs a value model")
     coefficients = _NO_MODEL if model is None else model.to_array()
@@ -561,7 +605,7 @@ def playout_trace(
     seed64 = np.uint64(seed % 2**64)
     arrays = to_arrays(state)
     epsilon = _check_epsilon(epsilon)
-    _, steps = _playout(arrays, seed64, epsilon, *codes, _NO_WEIGHTS, 0, _NO_MODEL, trace, forced)
+    _, steps = _playout(arrays, seed64, epsilon, *codes, _WEIGHTS, 0, _NO_MODEL, trace, forced)
     return [(int(action), int(drawn)) for action, drawn in trace[:steps]]
 
 
@@ -625,7 +669,7 @@ class PlayoutEvaluator:
             raise ValueError(f"expected as many placement as selection policies, not {named}")
         policy_codes(self.placement, self.selection, len(named[0]) if named else 1)
         self._code_cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        self._weights = weights_array()
+        self._weights = _WEIGHTS
         if not prior_temperature > 0:
             raise ValueError(f"prior_temperature must be positive, not {prior_temperature}")
         self.prior_temperature = float(prior_temperature)
@@ -681,8 +725,8 @@ class PlayoutEvaluator:
             world = GameState.new_game(2, np.random.default_rng(0))
             arrays = to_arrays(world)
             codes = (  # every policy
-                np.array([GREEDY, HEURISTIC], dtype=np.int64),
-                np.array([BAG, BIGGEST], dtype=np.int64),
+                np.array([GREEDY, HEURISTIC, IMITATION], dtype=np.int64),
+                np.array([BAG, BIGGEST, BAG], dtype=np.int64),
             )
             _playout(arrays, np.uint64(1), 0.1, *codes, self._weights, 1, _NO_MODEL, _NO_TRACE, -1)
             _playouts_after(

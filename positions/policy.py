@@ -11,6 +11,8 @@ Placement policies (``PLACEMENTS``), each choosing among the legal placements of
   per point the opponents lose (3-4p; 2p: plus every point the opponent loses), the
   leading opponent's loss in the last round, and a bonus per story above what the site
   needs while the mover has other blocks to place.  Ties (within 1e-9) broken uniformly.
+* ``"imitation"``: a linear utility over a few facts of each placement, fitted to the
+  search engine's own choices (``positions.imitation``, which holds it).
 
 Selection policies (``SELECTIONS``), one pick at a time: ``"bag"`` draws the blocks still
 to pick at random from the color's supply and picks the smallest of them (selections
@@ -62,12 +64,13 @@ from positions.kernel_board import (  # noqa: E402
 from positions.layout import CARD_TYPES, CARDS_PER_TYPE, CITIES, COLORS, SITES_PER_CITY, SIZES  # noqa: E402
 from positions.moves import NO_PLACEMENT_BASE  # noqa: E402
 
-PLACEMENTS = ("greedy", "heuristic")
+PLACEMENTS = ("greedy", "heuristic", "imitation")
 SELECTIONS = ("bag", "biggest")
-GREEDY, HEURISTIC = 0, 1
+GREEDY, HEURISTIC, IMITATION = 0, 1, 2
 BAG, BIGGEST = 0, 1
 # the weights array: HeuristicWeights' fields in this order
 W_DUEL, W_BYSTANDERS, W_RISK, W_AGGRESSION, W_BIG_FIRST, W_LEADER = range(6)
+W_IMITATION = 6  # where a playout's weights go on with the imitation policy's
 TIE = 1e-9  # values this close to the best count as ties
 
 

@@ -37,6 +37,7 @@ POLICIES = (
     ("heuristic", "biggest"),
     ("heuristic", "bag"),
     ("greedy", "biggest"),
+    ("imitation", "bag"),
 )
 
 

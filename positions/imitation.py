@@ -1,0 +1,244 @@
+"""A placement policy learned to imitate the search: a linear utility over a few facts of
+each placement, its weights fitted to the choices of the search engine itself.
+
+Each legal placement of the mover is described by ``FEATURES``:
+
+* ``gain``: the change of the mover's round points (the greedy policy's value);
+* ``size``: the stories the block adds;
+* ``takeover``: 1 if the site is topped by an opponent's color now;
+* ``empty``: 1 if the site holds no building yet;
+* ``threat``: the chance (from the mover's unseen cards, as the heuristic counts it) that
+  an opponent holding a block big enough to top the site after the placement holds or
+  draws a card reaching it this round; the largest over those opponents, 0 if none;
+* ``threat_gain``: ``threat`` × ``gain`` (points likely to be taken back);
+* ``early_size``: ``size`` × the share of rounds still to come after this one (1 in the
+  first round, 0 in the last): spending big blocks early;
+* ``leader_loss``: the round points the leading opponent (the most points if the round
+  were scored now) loses.
+
+The policy plays a placement with the largest ``weights · features``, ties (within 1e-9)
+broken uniformly.  ``scripts/train_imitation.py`` fits the weights to recorded games by
+maximum likelihood of a softmax over the legal placements (a conditional logit); the
+fitted weights travel as ``positions/data/models/imitation_4p.json`` and serve every
+player count.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from positions import kernel_cache
+
+CACHED = kernel_cache.configure()  # before numba is imported: its cache folder
+
+from numba import njit  # noqa: E402
+
+from positions.errors import ManhattanError  # noqa: E402
+from positions.kernel_board import (  # noqa: E402
+    _CARD_SITES,
+    _ROUNDS,
+    H_PLAYERS,
+    H_ROUND,
+    H_SHARED,
+    OFF_HANDS,
+    OFF_HEIGHT,
+    OFF_OWNER,
+    OFF_SELECTED,
+    OFF_STORIES,
+    OFF_SUPPLY,
+    _below,
+    _board_facts,
+    _can_place,
+    _is_mine,
+    _owner_gain,
+    _round_points,
+    _tallest_gain,
+    _tallest_scorer,
+)
+from positions.layout import CARD_TYPES, CITIES, COLORS, SITES_PER_CITY  # noqa: E402
+from positions.moves import NO_PLACEMENT_BASE  # noqa: E402
+from positions.policy import TIE, _heuristic_context, mover_unseen, weights_array  # noqa: E402
+
+FEATURES = (
+    "gain",
+    "size",
+    "takeover",
+    "empty",
+    "threat",
+    "threat_gain",
+    "early_size",
+    "leader_loss",
+)
+N_FEATURES = len(FEATURES)
+MODEL_FILE = Path(__file__).parent / "data" / "models" / "imitation_4p.json"
+_NO_WEIGHTS = weights_array()  # the heuristic context reads none of them
+
+
+def bundled_weights() -> np.ndarray:
+    """The fitted weights (one per ``FEATURES`` entry) from ``MODEL_FILE``; raises
+    ``ManhattanError`` when it is missing or malformed."""
+    try:
+        data = json.loads(MODEL_FILE.read_text(encoding="utf-8"))
+        return np.array([float(data["weights"][name]) for name in FEATURES], dtype=np.float64)
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise ManhattanError(f"{MODEL_FILE}: not a readable imitation model ({error})") from None
+
+
+@njit(cache=CACHED)
+def imitation_scratch(players):
+    """The scratch arrays of one imitation decision, allocated once per playout: each
+    player's total now, each opponent color's biggest held block, each opponent's chance
+    to reach each site of a city and the features of one placement."""
+    return (
+        np.empty(players, dtype=np.float64),
+        np.zeros(COLORS, dtype=np.int64),
+        np.empty(players * SITES_PER_CITY, dtype=np.float64),
+        np.empty(N_FEATURES, dtype=np.float64),
+    )
+
+
+@njit(cache=CACHED)
+def _context(a, player, points, unseen, before, biggest, reach):
+    """Fill the context of one decision (see ``imitation_scratch``) and return
+    ``(the leading opponent, the share of rounds after this one)``."""
+    players = a[H_PLAYERS]
+    _heuristic_context(a, player, points, unseen, _NO_WEIGHTS, before, biggest, reach)
+    leader = -1
+    for q in range(players):
+        if q != player and (leader < 0 or before[q] > before[leader]):
+            leader = q
+    rounds = _ROUNDS[players]
+    early = (rounds - a[H_ROUND]) / (rounds - 1)
+    return leader, early
+
+
+@njit(cache=CACHED, inline="always")
+def _features(
+    a, site, color, size, player, city_count, city_winner, tall, scorer, biggest, reach,
+    leader, early, out,
+):  # fmt: skip
+    """Write the ``FEATURES`` of ``player`` putting ``size`` stories of ``color`` on
+    ``site`` (a legal placement) into ``out``."""
+    players = a[H_PLAYERS]
+    shared = a[H_SHARED] != 0
+    stories = a[OFF_STORIES:OFF_HEIGHT]
+    height = a[OFF_HEIGHT:OFF_OWNER]
+    owner = a[OFF_OWNER:OFF_SUPPLY]
+    previous = owner[site]
+    new_height = height[site] + size
+    gain = _owner_gain(site, color, player, players, owner, city_count, city_winner)
+    gain += _tallest_gain(new_height, color, player, players, shared, tall, scorer)
+    mine = stories[site * 4 + color] + size
+    threat = 0.0
+    for x in range(COLORS):
+        if biggest[x] > 0 and stories[site * 4 + x] + biggest[x] >= mine:
+            chance = reach[(x % players) * SITES_PER_CITY + site % SITES_PER_CITY]
+            threat = max(threat, chance)
+    loss = 0.0
+    if leader >= 0:  # the leader's gain from the mover's block, negated
+        loss = -_owner_gain(site, color, leader, players, owner, city_count, city_winner)
+        loss -= _tallest_gain(new_height, color, leader, players, shared, tall, scorer)
+    out[0] = gain
+    out[1] = size
+    out[2] = 1.0 if previous >= 0 and _is_mine(previous, player, players) == 0 else 0.0
+    out[3] = 1.0 if previous < 0 else 0.0
+    out[4] = threat
+    out[5] = threat * gain
+    out[6] = size * early
+    out[7] = loss
+
+
+@njit(cache=CACHED)
+def _imitation_choice(
+    a, player, ncards, cards, site_of, nkinds, kind_slot, kind_size, city_count, city_winner,
+    tall, points, unseen, weights, ties, rng, scratch,
+):  # fmt: skip
+    """The index (cards × cities × kinds, as the other policies number them) of a legal
+    placement with the largest ``weights · FEATURES``, ties broken uniformly; -1 if none.
+    ``points`` are the round points now; ``scratch`` is ``imitation_scratch``'s."""
+    before, biggest, reach, features = scratch
+    leader, early = _context(a, player, points, unseen, before, biggest, reach)
+    stories = a[OFF_STORIES:OFF_HEIGHT]
+    owner = a[OFF_OWNER:OFF_SUPPLY]
+    scorer = _tallest_scorer(tall, a[H_SHARED] != 0)
+    best = -1e300
+    nties = 0
+    per_card = CITIES * nkinds
+    for ci in range(ncards):
+        site_in_city = site_of[cards[ci]]
+        for city in range(CITIES):
+            site = city * SITES_PER_CITY + site_in_city
+            for k in range(nkinds):
+                color = player + 2 * kind_slot[k]
+                size = kind_size[k]
+                if not _can_place(stories, owner, site, color, size):
+                    continue
+                _features(
+                    a, site, color, size, player, city_count, city_winner, tall, scorer,
+                    biggest, reach, leader, early, features,
+                )  # fmt: skip
+                value = 0.0
+                for f in range(N_FEATURES):
+                    value += weights[f] * features[f]
+                if value > best + TIE:
+                    best = value
+                    nties = 0
+                if value >= best - TIE:
+                    ties[nties] = ci * per_card + city * nkinds + k
+                    nties += 1
+    if nties == 0:
+        return -1
+    return ties[_below(rng, nties)]
+
+
+@njit(cache=CACHED)
+def _all_placement_features(a, player, unseen, actions, table):
+    """Fill ``table`` (rows: legal placements by ``player`` of a card in their hand, in
+    action id order) with their ``FEATURES`` and ``actions`` with their ids; returns the
+    number of rows.  ``a`` is a packed dealt world (``kernel_board.to_arrays``)."""
+    players = a[H_PLAYERS]
+    height = a[OFF_HEIGHT:OFF_OWNER]
+    owner = a[OFF_OWNER:OFF_SUPPLY]
+    stories = a[OFF_STORIES:OFF_HEIGHT]
+    city_count, city_winner, tall = _board_facts(height, owner)
+    points = _round_points(owner, city_winner, tall, a[H_SHARED] != 0)
+    before, biggest, reach, features = imitation_scratch(players)
+    leader, early = _context(a, player, points, unseen, before, biggest, reach)
+    scorer = _tallest_scorer(tall, a[H_SHARED] != 0)
+    hands = a[OFF_HANDS:]
+    rows = 0
+    for card in range(1, CARD_TYPES + 1):
+        if hands[player * 10 + card] == 0:
+            continue
+        site_in_city = _CARD_SITES[players, player, card]
+        for city in range(CITIES):
+            site = city * SITES_PER_CITY + site_in_city
+            for slot in range(2 if players == 2 else 1):
+                color = player + 2 * slot
+                for size in range(1, 5):
+                    if a[OFF_SELECTED + color * 4 + size - 1] == 0:
+                        continue
+                    if not _can_place(stories, owner, site, color, size):
+                        continue
+                    _features(
+                        a, site, color, size, player, city_count, city_winner, tall, scorer,
+                        biggest, reach, leader, early, features,
+                    )  # fmt: skip
+                    actions[rows] = ((card - 1) * CITIES + city) * 8 + slot * 4 + size - 1
+                    table[rows, :] = features
+                    rows += 1
+    return rows
+
+
+def placement_features(arrays: np.ndarray, player: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(action ids, FEATURES rows)`` of every legal placement by ``player`` of a card in
+    their hand in the packed position ``arrays`` (``kernel_board.to_arrays`` or
+    ``pack_known``: ``player``'s hand must be known), the threat counted from their unseen
+    cards, as the playout policy sees them."""
+    actions = np.empty(NO_PLACEMENT_BASE, dtype=np.int64)
+    table = np.empty((NO_PLACEMENT_BASE, N_FEATURES), dtype=np.float64)
+    rows = _all_placement_features(arrays, player, mover_unseen(arrays, player), actions, table)
+    return actions[:rows], table[:rows]
