@@ -86,7 +86,12 @@ class SearchBot:
             from positions.styles import read_styles  # numba: only when asked
 
             styles = read_styles(view, view.current_player())
-            policies = tuple(style.policy for style in styles)
+            placement = self._evaluator.placement
+            placement = [placement] * len(styles) if isinstance(placement, str) else placement
+            policies = tuple(  # a player with no heuristic style keeps the evaluator's policy
+                mine if style.policy == "greedy" else style.policy
+                for style, mine in zip(styles, placement, strict=True)
+            )
             selections = None
             if self.read_selections and any(style.selects_biggest for style in styles):
                 own = self._evaluator.selection
@@ -95,7 +100,7 @@ class SearchBot:
                     "biggest" if style.selects_biggest else mine
                     for style, mine in zip(styles, own, strict=True)
                 )
-            if selections or any(policy != "greedy" for policy in policies):
+            if selections or tuple(policies) != tuple(placement):
                 evaluator = self._evaluator.with_policies(policies, selections)
                 player = MctsPlayer(self.limit, evaluator, self._config)
             greedy = [seat for seat, style in enumerate(styles) if style.exactly_greedy]
