@@ -13,6 +13,9 @@ Figures (each its own function, so more can join ``FIGURES``):
 * ``heuristic_playouts_per_s`` / ``heuristic_iterations_per_s`` — the playouts and the
   search iterations with the heuristic placement policy (``placement="heuristic"``, the
   default ``"bag"`` selection, ε = 0.1), beside the greedy ones.
+* ``imitation_playouts_per_s`` / ``imitation_placement_iterations_per_s`` — the playouts
+  with the imitation placement policy (``placement="imitation"``, ``positions.imitation``)
+  and the default search with them over the placement decisions below.
 * ``placement_iterations_per_s`` / ``classic_placement_iterations_per_s`` — iterations
   per second of the default search (halving over a depth-one tree, greedy playouts) and
   of v0.1's (``CLASSIC``, ε = 0.1), on one core, over the same 12 placement decisions of
@@ -61,6 +64,7 @@ def _rate(step: Callable[[int], None], seconds: float) -> float:
 
 
 HEURISTIC = {"placement": "heuristic"}
+IMITATION = {"placement": "imitation"}
 
 
 def _kernel_rate(epsilon: float, seconds: float, policy: dict | None = None) -> float:
@@ -86,6 +90,11 @@ def greedy_playouts_per_s(seconds: float = 2.0) -> float:
 def heuristic_playouts_per_s(seconds: float = 2.0) -> float:
     """Full 4-player playouts per second with the ε-greedy heuristic policy."""
     return _kernel_rate(PlayoutEvaluator().epsilon, seconds, HEURISTIC)
+
+
+def imitation_playouts_per_s(seconds: float = 2.0) -> float:
+    """Full 4-player playouts per second with the ε-greedy imitation policy."""
+    return _kernel_rate(PlayoutEvaluator().epsilon, seconds, IMITATION)
 
 
 def evaluate_calls_per_s(seconds: float = 2.0) -> float:
@@ -129,8 +138,9 @@ def heuristic_iterations_per_s(seconds: float = 2.0) -> float:
 
 def _placement_rate(kind: str, seconds: float) -> float:
     """Iterations per second over 12 placement decisions of the search ``kind``:
-    ``"default"``, ``"classic"`` (v0.1's) or ``"styles"`` (the default search with every
-    opponent modelled by the heuristic, as reading styles does against heuristic bots)."""
+    ``"default"``, ``"classic"`` (v0.1's), ``"imitation"`` (the default search with
+    imitation playouts) or ``"styles"`` (the default search with every opponent modelled
+    by the heuristic, as reading styles does against heuristic bots)."""
     from analysis import game_positions
 
     from search.ismcts import CLASSIC, SearchConfig
@@ -138,7 +148,9 @@ def _placement_rate(kind: str, seconds: float) -> float:
     from search.parallel import run_search
 
     config = CLASSIC if kind == "classic" else SearchConfig()
-    evaluator = PlayoutEvaluator(epsilon=0.1) if kind == "classic" else PlayoutEvaluator()
+    evaluator = PlayoutEvaluator(**(IMITATION if kind == "imitation" else {}))
+    if kind == "classic":
+        evaluator = PlayoutEvaluator(epsilon=0.1)
     views = game_positions(12, seed=500, rounds=(1, 2, 3))
     run_search(views[0], Limit(iterations=50), evaluator, seed=0, config=config)  # warm-up
     iterations = elapsed = 0.0
@@ -167,6 +179,12 @@ def classic_placement_iterations_per_s(seconds: float = 2.0) -> float:
     return _placement_rate("classic", seconds)
 
 
+def imitation_placement_iterations_per_s(seconds: float = 2.0) -> float:
+    """Iterations per second of the default search with imitation playouts over the same
+    decisions."""
+    return _placement_rate("imitation", seconds)
+
+
 def styles_placement_iterations_per_s(seconds: float = 2.0) -> float:
     """Iterations per second of the default search over the same decisions with the
     three opponents modelled by the heuristic (reading styles against heuristic bots)."""
@@ -181,8 +199,10 @@ FIGURES: dict[str, Callable[[float], float]] = {
     "random_rollout_iterations_per_s": random_rollout_iterations_per_s,
     "heuristic_playouts_per_s": heuristic_playouts_per_s,
     "heuristic_iterations_per_s": heuristic_iterations_per_s,
+    "imitation_playouts_per_s": imitation_playouts_per_s,
     "placement_iterations_per_s": placement_iterations_per_s,
     "classic_placement_iterations_per_s": classic_placement_iterations_per_s,
+    "imitation_placement_iterations_per_s": imitation_placement_iterations_per_s,
     "styles_placement_iterations_per_s": styles_placement_iterations_per_s,
 }
 

@@ -116,35 +116,56 @@ def _context(a, player, points, unseen, before, biggest, reach):
 
 
 @njit(cache=CACHED, inline="always")
-def _features(
-    a, site, color, size, player, city_count, city_winner, tall, scorer, biggest, reach,
-    leader, early, out,
-):  # fmt: skip
-    """Write the ``FEATURES`` of ``player`` putting ``size`` stories of ``color`` on
-    ``site`` (a legal placement) into ``out``."""
-    players = a[H_PLAYERS]
-    shared = a[H_SHARED] != 0
-    stories = a[OFF_STORIES:OFF_HEIGHT]
-    height = a[OFF_HEIGHT:OFF_OWNER]
-    owner = a[OFF_OWNER:OFF_SUPPLY]
+def _site_facts(site, color, player, players, leader, owner, city_count, city_winner):
+    """What the features of a block of ``color`` on ``site`` owe to the owner and the
+    majority alone, whatever its size: ``(the mover's gain, the leader's loss, takeover,
+    empty)``."""
     previous = owner[site]
-    new_height = height[site] + size
     gain = _owner_gain(site, color, player, players, owner, city_count, city_winner)
-    gain += _tallest_gain(new_height, color, player, players, shared, tall, scorer)
+    loss = 0
+    if leader >= 0:
+        loss = -_owner_gain(site, color, leader, players, owner, city_count, city_winner)
+    takeover = 1.0 if previous >= 0 and _is_mine(previous, player, players) == 0 else 0.0
+    return gain, loss, takeover, 1.0 if previous < 0 else 0.0
+
+
+@njit(cache=CACHED, inline="always")
+def _features(
+    site,
+    color,
+    size,
+    player,
+    players,
+    shared,
+    stories,
+    height,
+    tall,
+    scorer,
+    biggest,
+    reach,
+    leader,
+    early,
+    facts,
+    out,
+):
+    """Write the ``FEATURES`` of ``player`` putting ``size`` stories of ``color`` on
+    ``site`` (a legal placement; ``facts`` from ``_site_facts``) into ``out``."""
+    owner_gain, owner_loss, takeover, empty = facts
+    new_height = height[site] + size
+    gain = owner_gain + _tallest_gain(new_height, color, player, players, shared, tall, scorer)
     mine = stories[site * 4 + color] + size
     threat = 0.0
     for x in range(COLORS):
         if biggest[x] > 0 and stories[site * 4 + x] + biggest[x] >= mine:
             chance = reach[(x % players) * SITES_PER_CITY + site % SITES_PER_CITY]
             threat = max(threat, chance)
-    loss = 0.0
+    loss = owner_loss
     if leader >= 0:  # the leader's gain from the mover's block, negated
-        loss = -_owner_gain(site, color, leader, players, owner, city_count, city_winner)
         loss -= _tallest_gain(new_height, color, leader, players, shared, tall, scorer)
     out[0] = gain
     out[1] = size
-    out[2] = 1.0 if previous >= 0 and _is_mine(previous, player, players) == 0 else 0.0
-    out[3] = 1.0 if previous < 0 else 0.0
+    out[2] = takeover
+    out[3] = empty
     out[4] = threat
     out[5] = threat * gain
     out[6] = size * early
@@ -153,17 +174,35 @@ def _features(
 
 @njit(cache=CACHED)
 def _imitation_choice(
-    a, player, ncards, cards, site_of, nkinds, kind_slot, kind_size, city_count, city_winner,
-    tall, points, unseen, weights, ties, rng, scratch,
-):  # fmt: skip
+    a,
+    player,
+    ncards,
+    cards,
+    site_of,
+    nkinds,
+    kind_slot,
+    kind_size,
+    city_count,
+    city_winner,
+    tall,
+    points,
+    unseen,
+    weights,
+    ties,
+    rng,
+    scratch,
+):
     """The index (cards × cities × kinds, as the other policies number them) of a legal
     placement with the largest ``weights · FEATURES``, ties broken uniformly; -1 if none.
     ``points`` are the round points now; ``scratch`` is ``imitation_scratch``'s."""
     before, biggest, reach, features = scratch
     leader, early = _context(a, player, points, unseen, before, biggest, reach)
+    players = a[H_PLAYERS]
+    shared = a[H_SHARED] != 0
     stories = a[OFF_STORIES:OFF_HEIGHT]
+    height = a[OFF_HEIGHT:OFF_OWNER]
     owner = a[OFF_OWNER:OFF_SUPPLY]
-    scorer = _tallest_scorer(tall, a[H_SHARED] != 0)
+    scorer = _tallest_scorer(tall, shared)
     best = -1e300
     nties = 0
     per_card = CITIES * nkinds
@@ -171,15 +210,36 @@ def _imitation_choice(
         site_in_city = site_of[cards[ci]]
         for city in range(CITIES):
             site = city * SITES_PER_CITY + site_in_city
+            slot = -1
+            facts = (0, 0, 0.0, 0.0)
             for k in range(nkinds):
                 color = player + 2 * kind_slot[k]
                 size = kind_size[k]
                 if not _can_place(stories, owner, site, color, size):
                     continue
+                if kind_slot[k] != slot:  # the kinds come color slot by color slot
+                    slot = kind_slot[k]
+                    facts = _site_facts(
+                        site, color, player, players, leader, owner, city_count, city_winner
+                    )
                 _features(
-                    a, site, color, size, player, city_count, city_winner, tall, scorer,
-                    biggest, reach, leader, early, features,
-                )  # fmt: skip
+                    site,
+                    color,
+                    size,
+                    player,
+                    players,
+                    shared,
+                    stories,
+                    height,
+                    tall,
+                    scorer,
+                    biggest,
+                    reach,
+                    leader,
+                    early,
+                    facts,
+                    features,
+                )
                 value = 0.0
                 for f in range(N_FEATURES):
                     value += weights[f] * features[f]
@@ -198,7 +258,7 @@ def _imitation_choice(
 def _all_placement_features(a, player, unseen, actions, table):
     """Fill ``table`` (rows: legal placements by ``player`` of a card in their hand, in
     action id order) with their ``FEATURES`` and ``actions`` with their ids; returns the
-    number of rows.  ``a`` is a packed dealt world (``kernel_board.to_arrays``)."""
+    number of rows.  ``a`` is a packed position with ``player``'s hand known."""
     players = a[H_PLAYERS]
     height = a[OFF_HEIGHT:OFF_OWNER]
     owner = a[OFF_OWNER:OFF_SUPPLY]
@@ -207,7 +267,8 @@ def _all_placement_features(a, player, unseen, actions, table):
     points = _round_points(owner, city_winner, tall, a[H_SHARED] != 0)
     before, biggest, reach, features = imitation_scratch(players)
     leader, early = _context(a, player, points, unseen, before, biggest, reach)
-    scorer = _tallest_scorer(tall, a[H_SHARED] != 0)
+    shared = a[H_SHARED] != 0
+    scorer = _tallest_scorer(tall, shared)
     hands = a[OFF_HANDS:]
     rows = 0
     for card in range(1, CARD_TYPES + 1):
@@ -223,10 +284,27 @@ def _all_placement_features(a, player, unseen, actions, table):
                         continue
                     if not _can_place(stories, owner, site, color, size):
                         continue
+                    facts = _site_facts(
+                        site, color, player, players, leader, owner, city_count, city_winner
+                    )
                     _features(
-                        a, site, color, size, player, city_count, city_winner, tall, scorer,
-                        biggest, reach, leader, early, features,
-                    )  # fmt: skip
+                        site,
+                        color,
+                        size,
+                        player,
+                        players,
+                        shared,
+                        stories,
+                        height,
+                        tall,
+                        scorer,
+                        biggest,
+                        reach,
+                        leader,
+                        early,
+                        facts,
+                        features,
+                    )
                     actions[rows] = ((card - 1) * CITIES + city) * 8 + slot * 4 + size - 1
                     table[rows, :] = features
                     rows += 1
