@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from positions.errors import ManhattanError
 from positions.imitation import FEATURES, placement_features
 from positions.kernel_board import pack_known
 from positions.moves import NO_PLACEMENT_BASE
@@ -122,15 +123,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, help="the model file to write")
     parser.add_argument("--holdout", type=float, default=0.0, help="share of games held out")
     args = parser.parse_args(argv)
+    if not 0.0 <= args.holdout < 1.0:
+        parser.error(f"--holdout must be in [0, 1), not {args.holdout}")
     paths = sorted(p for folder in args.records for p in folder.glob("*.mgn"))
     if not paths:
         parser.error("no .mgn records in the folders given")
     held = round(len(paths) * args.holdout)
-    train = [d for p in paths[held:] for d in decisions_of_record(p)]
+    try:
+        games = [decisions_of_record(path) for path in paths]
+    except ManhattanError as error:
+        raise SystemExit(f"error: {error}") from None
+    train = [d for game in games[held:] for d in game]
     data = report(train)
     data["fitted"]["games"] = len(paths) - held
     if held:
-        test = [d for p in paths[:held] for d in decisions_of_record(p)]
+        test = [d for game in games[:held] for d in game]
         weights = np.array([data["weights"][f] for f in FEATURES])
         data["held_out"] = {
             "games": held,

@@ -3,7 +3,8 @@
 * every feature of every legal placement is what the rules and the heuristic's card
   counting say it is;
 * the imitation playout plays a placement of the largest utility (ties at random);
-* the training script's fit recovers the weights that made synthetic choices;
+* the training script's fit recovers the weights that made synthetic choices, and fitted
+  to the games kept beside the benchmarks gives the bundled model;
 * a malformed model file is a one-line error.
 
 The legality of whole imitation playouts is ``tests/test_playout.py``'s differential test.
@@ -11,6 +12,7 @@ The legality of whole imitation playouts is ``tests/test_playout.py``'s differen
 
 from __future__ import annotations
 
+import json
 import sys
 from collections import Counter
 from pathlib import Path
@@ -21,14 +23,17 @@ from test_policy import placement_states, site_of
 
 from positions import GameState
 from positions.errors import ManhattanError
-from positions.imitation import FEATURES, bundled_weights, placement_features
+from positions.imitation import FEATURES, MODEL_FILE, bundled_weights, placement_features
 from positions.kernel_board import pack_known, to_arrays
 from positions.moves import NO_PLACEMENT_BASE
 from positions.playout import playout_trace
 from positions.scoring import RoundScorer
 
-sys.path.append(str(Path(__file__).resolve().parent.parent / "scripts"))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.append(str(ROOT / "scripts"))
 import train_imitation  # noqa: E402
+
+GAMES = ROOT / "benchmarks" / "results" / "imitation_games_2026-12-06"  # the bundled fit's
 
 
 def totals_if_scored(state: GameState, points: list[int]) -> list[int]:
@@ -140,6 +145,16 @@ def test_the_fit_recovers_the_weights_that_chose():
     assert fitted == pytest.approx(truth, abs=0.15)
     best_first = train_imitation.agreement(truth, decisions)
     assert best_first > train_imitation.agreement(-truth, decisions)
+
+
+def test_the_bundled_model_is_the_fit_of_the_kept_games(tmp_path):
+    out = tmp_path / "imitation_4p.json"
+    train_imitation.main([str(GAMES), "--out", str(out)])
+    refitted = json.loads(out.read_text(encoding="utf-8"))
+    assert refitted == json.loads(MODEL_FILE.read_text(encoding="utf-8"))
+    assert refitted["fitted"]["games"] == 6
+    fitted = refitted["fitted"]
+    assert fitted["log_likelihood_per_decision"] > fitted["greedy_log_likelihood_per_decision"]
 
 
 def test_a_malformed_model_file_is_one_error(tmp_path, monkeypatch):
