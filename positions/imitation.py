@@ -53,10 +53,9 @@ from positions.kernel_board import (  # noqa: E402
     _board_facts,
     _can_place,
     _is_mine,
-    _owner_gain,
     _round_points,
-    _tallest_gain,
     _tallest_scorer,
+    _winner,
 )
 from positions.layout import CARD_TYPES, CITIES, COLORS, SITES_PER_CITY  # noqa: E402
 from positions.moves import NO_PLACEMENT_BASE  # noqa: E402
@@ -121,10 +120,17 @@ def _site_facts(site, color, player, players, leader, owner, city_count, city_wi
     majority alone, whatever its size: ``(the mover's gain, the leader's loss, takeover,
     empty)``."""
     previous = owner[site]
-    gain = _owner_gain(site, color, player, players, owner, city_count, city_winner)
+    gain = 0
     loss = 0
-    if leader >= 0:
-        loss = -_owner_gain(site, color, leader, players, owner, city_count, city_winner)
+    if previous != color:  # ``_owner_gain`` for the mover and the leader, one majority count
+        city = site // SITES_PER_CITY
+        was = city_winner[city]
+        now = _winner(city_count, city, color, previous)
+        gain = _is_mine(color, player, players) - _is_mine(previous, player, players)
+        gain += 2 * (_is_mine(now, player, players) - _is_mine(was, player, players))
+        if leader >= 0:
+            loss = _is_mine(previous, leader, players)
+            loss += 2 * (_is_mine(was, leader, players) - _is_mine(now, leader, players))
     takeover = 1.0 if previous >= 0 and _is_mine(previous, player, players) == 0 else 0.0
     return gain, loss, takeover, 1.0 if previous < 0 else 0.0
 
@@ -152,16 +158,22 @@ def _features(
     ``site`` (a legal placement; ``facts`` from ``_site_facts``) into ``out``."""
     owner_gain, owner_loss, takeover, empty = facts
     new_height = height[site] + size
-    gain = owner_gain + _tallest_gain(new_height, color, player, players, shared, tall, scorer)
+    gain = owner_gain
+    loss = owner_loss
+    if new_height >= tall[0]:  # ``_tallest_gain`` for the mover and the leader
+        crowned = color if new_height > tall[0] or (shared and tall[2] == color) else -1
+        gain += 3 * (_is_mine(crowned, player, players) - _is_mine(scorer, player, players))
+        if leader >= 0:
+            loss += 3 * (_is_mine(scorer, leader, players) - _is_mine(crowned, leader, players))
     mine = stories[site * 4 + color] + size
     threat = 0.0
+    at = site - (site // SITES_PER_CITY) * SITES_PER_CITY  # the site within its city
     for x in range(COLORS):
         if biggest[x] > 0 and stories[site * 4 + x] + biggest[x] >= mine:
-            chance = reach[(x % players) * SITES_PER_CITY + site % SITES_PER_CITY]
-            threat = max(threat, chance)
-    loss = owner_loss
-    if leader >= 0:  # the leader's gain from the mover's block, negated
-        loss -= _tallest_gain(new_height, color, leader, players, shared, tall, scorer)
+            q = x - players if x >= players else x  # the color's player
+            chance = reach[q * SITES_PER_CITY + at]
+            if chance > threat:
+                threat = chance
     out[0] = gain
     out[1] = size
     out[2] = takeover

@@ -10,11 +10,12 @@ every player or one per player (``positions.policy`` holds the policies):
 
 * **Placement.** With probability ε a uniformly random legal action (every legal action id
   equally likely, as ``legal_actions()`` lists them); otherwise the placement policy's
-  best: ``"greedy"`` (the most immediate round points for the mover, the default) or
+  best: ``"greedy"`` (the most immediate round points for the mover, the default),
   ``"heuristic"`` (``HeuristicBot``'s valuation: takeover risk from the unseen cards,
-  bystanders, big blocks first), ties broken uniformly at random.  When no placement is
-  legal, a uniformly random no-placement action (``"heuristic"``: one giving up a
-  smallest block).
+  bystanders, big blocks first) or ``"imitation"`` (a linear utility fitted to the
+  engine's own choices, ``positions.imitation``), ties broken uniformly at random.
+  When no placement is legal, a uniformly random no-placement action (``"heuristic"``:
+  one giving up a smallest block).
 * **Selection.** Picks are made one at a time, as the action ids are.  With probability ε
   a uniformly random legal pick; otherwise the selection policy's: ``"bag"`` (the
   default: the blocks still to pick are drawn at random without replacement from the
@@ -26,8 +27,9 @@ every player or one per player (``positions.policy`` holds the policies):
 ``PlayoutEvaluator.prior`` gives the search the heuristic values of a node's actions as
 prior weights (see ``search.protocol.Evaluator``).
 
-This module, ``positions.kernel_board`` and ``positions.policy`` are the only ones that
-import numba; ``positions`` does not import them, so the command line starts fast.
+The compiled modules (this one, ``positions.kernel_board``, ``positions.policy``,
+``positions.imitation``, ``positions.value`` and ``positions.inference``) are the only ones
+that import numba; ``positions`` does not import them, so the command line starts fast.
 """
 
 from __future__ import annotations
