@@ -1,10 +1,13 @@
-"""benchmarks/equal_time.py: the decisions both engines are timed on, and its errors (the
-timing itself needs the frozen engine, built by the opt-in tests of test_ladder.py)."""
+"""benchmarks/equal_time.py: the decisions both engines are timed on, the timing against a
+ladder seat spec, and its errors (the timing against v0.1 needs the frozen engine, built
+by the opt-in tests of test_ladder.py)."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
+
+import pytest
 
 sys.path.append(str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
@@ -25,3 +28,20 @@ def test_a_budget_below_one_is_a_one_line_error(capsys):
     assert equal_time.main(["--iterations", "0"]) == 1
     err = capsys.readouterr().err
     assert err.startswith("error: --iterations") and err.count("\n") == 1
+
+
+def test_another_engine_is_timed_on_the_same_decisions():
+    result = equal_time.measure(
+        300, games=1, every=60, engine="py:variants:engine:{iterations};placement=imitation"
+    )
+    assert result["decisions"] == len(equal_time.decisions(games=1, every=60))
+    assert result["today_seconds_per_decision"] > 0 and result["other_seconds_per_decision"] > 0
+    ratio = result["other_seconds_per_decision"] / result["today_seconds_per_decision"]
+    assert result["ratio"] == pytest.approx(ratio, rel=0.05)  # the seconds shown are rounded
+    assert result["equal_time_iterations"] == int(round(300 * result["ratio"], -2))
+
+
+def test_a_bad_engine_spec_is_a_one_line_error(capsys):
+    assert equal_time.main(["--games", "1", "--every", "60", "--engine", "py:nowhere"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: bot spec 'py:nowhere'") and err.count("\n") == 1
