@@ -87,15 +87,18 @@ def bundled_weights() -> np.ndarray:
 
 
 @njit(cache=CACHED)
-def imitation_scratch(players):
+def imitation_scratch(players, rows=0):
     """The scratch arrays of one imitation decision, allocated once per playout: each
     player's total now, each opponent color's biggest held block, each opponent's chance
-    to reach each site of a city and the features of one placement."""
+    to reach each site of a city, the features of one placement, and ``rows`` rows of
+    placements' features and action ids for a caller who wants them (none in a playout)."""
     return (
         np.empty(players, dtype=np.float64),
         np.zeros(COLORS, dtype=np.int64),
         np.empty(players * SITES_PER_CITY, dtype=np.float64),
         np.empty(N_FEATURES, dtype=np.float64),
+        np.empty((rows, N_FEATURES), dtype=np.float64),
+        np.empty(rows, dtype=np.int64),
     )
 
 
@@ -204,10 +207,13 @@ def _imitation_choice(
     rng,
     scratch,
 ):
-    """The index (cards × cities × kinds, as the other policies number them) of a legal
-    placement with the largest ``weights · FEATURES``, ties broken uniformly; -1 if none.
+    """``(choice, rows)``: the index (cards × cities × kinds, as the other policies number
+    them) of a legal placement with the largest ``weights · FEATURES``, ties broken
+    uniformly (-1 if none), and the number of legal placements written to the scratch's
+    table (its features) and action ids, when it has rows for them (0 otherwise).
     ``points`` are the round points now; ``scratch`` is ``imitation_scratch``'s."""
-    before, biggest, reach, features = scratch
+    before, biggest, reach, one, table, actions = scratch
+    record = table.shape[0] > 0
     leader, early = _context(a, player, points, unseen, before, biggest, reach)
     players = a[H_PLAYERS]
     shared = a[H_SHARED] != 0
@@ -217,6 +223,7 @@ def _imitation_choice(
     scorer = _tallest_scorer(tall, shared)
     best = -1e300
     nties = 0
+    rows = 0
     per_card = CITIES * nkinds
     for ci in range(ncards):
         site_in_city = site_of[cards[ci]]
@@ -234,6 +241,7 @@ def _imitation_choice(
                     facts = _site_facts(
                         site, color, player, players, leader, owner, city_count, city_winner
                     )
+                features = table[rows] if record else one
                 _features(
                     site,
                     color,
@@ -252,6 +260,9 @@ def _imitation_choice(
                     facts,
                     features,
                 )
+                if record:
+                    actions[rows] = ((cards[ci] - 1) * CITIES + city) * 8 + slot * 4 + size - 1
+                    rows += 1
                 value = 0.0
                 for f in range(N_FEATURES):
                     value += weights[f] * features[f]
@@ -262,64 +273,57 @@ def _imitation_choice(
                     ties[nties] = ci * per_card + city * nkinds + k
                     nties += 1
     if nties == 0:
-        return -1
-    return ties[_below(rng, nties)]
+        return -1, rows
+    return ties[_below(rng, nties)], rows
 
 
 @njit(cache=CACHED)
-def _all_placement_features(a, player, unseen, actions, table):
-    """Fill ``table`` (rows: legal placements by ``player`` of a card in their hand, in
-    action id order) with their ``FEATURES`` and ``actions`` with their ids; returns the
-    number of rows.  ``a`` is a packed position with ``player``'s hand known."""
+def _all_placement_features(a, player, unseen, weights, scratch):
+    """The number of legal placements by ``player`` of a card in their hand, their
+    ``FEATURES`` and action ids written to the table of ``scratch`` (``imitation_scratch``
+    with rows for every placement), in action id order.  ``a`` is a packed position with
+    ``player``'s hand known."""
     players = a[H_PLAYERS]
     height = a[OFF_HEIGHT:OFF_OWNER]
     owner = a[OFF_OWNER:OFF_SUPPLY]
-    stories = a[OFF_STORIES:OFF_HEIGHT]
     city_count, city_winner, tall = _board_facts(height, owner)
     points = _round_points(owner, city_winner, tall, a[H_SHARED] != 0)
-    before, biggest, reach, features = imitation_scratch(players)
-    leader, early = _context(a, player, points, unseen, before, biggest, reach)
-    shared = a[H_SHARED] != 0
-    scorer = _tallest_scorer(tall, shared)
-    hands = a[OFF_HANDS:]
-    rows = 0
+    cards = np.empty(CARD_TYPES, dtype=np.int64)
+    ncards = 0
     for card in range(1, CARD_TYPES + 1):
-        if hands[player * 10 + card] == 0:
-            continue
-        site_in_city = _CARD_SITES[players, player, card]
-        for city in range(CITIES):
-            site = city * SITES_PER_CITY + site_in_city
-            for slot in range(2 if players == 2 else 1):
-                color = player + 2 * slot
-                for size in range(1, 5):
-                    if a[OFF_SELECTED + color * 4 + size - 1] == 0:
-                        continue
-                    if not _can_place(stories, owner, site, color, size):
-                        continue
-                    facts = _site_facts(
-                        site, color, player, players, leader, owner, city_count, city_winner
-                    )
-                    _features(
-                        site,
-                        color,
-                        size,
-                        player,
-                        players,
-                        shared,
-                        stories,
-                        height,
-                        tall,
-                        scorer,
-                        biggest,
-                        reach,
-                        leader,
-                        early,
-                        facts,
-                        features,
-                    )
-                    actions[rows] = ((card - 1) * CITIES + city) * 8 + slot * 4 + size - 1
-                    table[rows, :] = features
-                    rows += 1
+        if a[OFF_HANDS + player * 10 + card] > 0:
+            cards[ncards] = card
+            ncards += 1
+    kind_slot = np.empty(8, dtype=np.int64)
+    kind_size = np.empty(8, dtype=np.int64)
+    nkinds = 0
+    for slot in range(2 if players == 2 else 1):
+        for size in range(1, 5):
+            if a[OFF_SELECTED + (player + 2 * slot) * 4 + size - 1] > 0:
+                kind_slot[nkinds] = slot
+                kind_size[nkinds] = size
+                nkinds += 1
+    ties = np.empty(NO_PLACEMENT_BASE, dtype=np.int64)
+    rng = np.ones(1, dtype=np.uint64)
+    _, rows = _imitation_choice(
+        a,
+        player,
+        ncards,
+        cards,
+        _CARD_SITES[players, player],
+        nkinds,
+        kind_slot,
+        kind_size,
+        city_count,
+        city_winner,
+        tall,
+        points,
+        unseen,
+        weights,
+        ties,
+        rng,
+        scratch,
+    )
     return rows
 
 
@@ -328,7 +332,7 @@ def placement_features(arrays: np.ndarray, player: int) -> tuple[np.ndarray, np.
     their hand in the packed position ``arrays`` (``kernel_board.to_arrays`` or
     ``pack_known``: ``player``'s hand must be known), the threat counted from their unseen
     cards, as the playout policy sees them."""
-    actions = np.empty(NO_PLACEMENT_BASE, dtype=np.int64)
-    table = np.empty((NO_PLACEMENT_BASE, N_FEATURES), dtype=np.float64)
-    rows = _all_placement_features(arrays, player, mover_unseen(arrays, player), actions, table)
-    return actions[:rows], table[:rows]
+    scratch = imitation_scratch(int(arrays[H_PLAYERS]), NO_PLACEMENT_BASE)
+    unseen = mover_unseen(arrays, player)
+    rows = _all_placement_features(arrays, player, unseen, np.zeros(N_FEATURES), scratch)
+    return scratch[5][:rows].copy(), scratch[4][:rows].copy()

@@ -301,7 +301,7 @@ def _playout(start, seed, epsilon, placements, selections, weights, horizon, mod
         elif imitates:
             for card in range(1, CARD_TYPES + 1):
                 unseen[card] = 5 - hands[player * 10 + card] - played[card]
-            choice = _imitation_choice(
+            choice, _ = _imitation_choice(
                 a,
                 player,
                 ncards,

@@ -44,10 +44,10 @@ from pathlib import Path
 from positions.errors import ManhattanError, NotationError
 from positions.files import read_input_file
 from positions.layout import CARD_TYPES, CARDS_PER_TYPE, HAND_SIZE
-from positions.moves import Move, Selection, parse_move
+from positions.moves import NO_PLACEMENT_BASE, Move, Selection, parse_move
 from positions.notation import parse_position, write_position
 from positions.options import RuleOptions, parse_options
-from positions.state import GameState
+from positions.state import GameState, Phase
 
 MARKS = ("!", "?", "!!", "??", "!?", "?!")
 KNOWN_TAGS = ("Game", "Players", "Date", "Deal", "Setup", "Options", "Result")
@@ -98,6 +98,19 @@ class GameRecord:
     def final_state(self) -> GameState:
         """The state after the last move.  Raises ``ManhattanError`` as ``states``."""
         return self.states()[-1]
+
+    def placement_choices(self) -> list[tuple[GameState, int]]:
+        """Every placement decision where a block could go on the board, as the state it
+        was made in and the action id played (the no-placement moves the rules force tell
+        nothing about a choice).  Raises ``ManhattanError`` as ``states``."""
+        states = self.states()
+        return [
+            (before, after.history[-1].action)
+            for before, after in zip(states, states[1:], strict=False)
+            if before.phase == Phase.PLACEMENT
+            and after.history
+            and after.history[-1].action < NO_PLACEMENT_BASE
+        ]
 
 
 # ----- tags ---------------------------------------------------------------------------

@@ -29,10 +29,8 @@ from joblib import Parallel, delayed
 from analyzer.players import make_bot
 from positions.inference import ChoiceModel
 from positions.kernel_board import pack_board
-from positions.moves import NO_PLACEMENT_BASE
 from positions.policy import placement_values, public_unseen, values_weights
 from positions.selfplay import play_game
-from positions.state import Phase
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPERATURES = (0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.7, 1.0, 1.4, 2.0, 3.0, 5.0)
@@ -45,14 +43,8 @@ def decisions_of_game(
     """Every placement decision of one game with a legal placement: the legal moves' values
     (by ``values_by``) given the true hand (NaN elsewhere) and the index of the move played."""
     outcome = play_game([make_bot(spec) for spec in bots], players, seed)
-    states = outcome.record.states()
     found = []
-    for before, after in zip(states, states[1:], strict=False):
-        if before.phase != Phase.PLACEMENT or not after.history:
-            continue
-        action = after.history[-1].action
-        if action >= NO_PLACEMENT_BASE:
-            continue  # forced by the rules: tells nothing about the choice
+    for before, action in outcome.record.placement_choices():
         mover = before.to_move
         cards = [c for c in range(1, 10) if before.hands[mover * 10 + c]]
         values = placement_values(

@@ -24,9 +24,7 @@ import numpy as np
 from positions.errors import ManhattanError
 from positions.imitation import FEATURES, placement_features
 from positions.kernel_board import pack_known
-from positions.moves import NO_PLACEMENT_BASE
 from positions.record import load_record
-from positions.state import Phase
 
 RIDGE = 1e-3  # keeps Newton's steps finite when a feature never varies
 
@@ -34,18 +32,12 @@ RIDGE = 1e-3  # keeps Newton's steps finite when a feature never varies
 def decisions_of_record(path: Path) -> list[tuple[np.ndarray, int]]:
     """Every placement decision of a recorded game: its legal placements' features and
     the row of the placement played."""
-    states = load_record(path).states()
     found = []
-    for before, after in zip(states, states[1:], strict=False):
-        if before.phase != Phase.PLACEMENT or not after.history:
-            continue
-        action = after.history[-1].action
-        if action >= NO_PLACEMENT_BASE:
-            continue  # forced by the rules: tells nothing about the choice
+    for before, action in load_record(path).placement_choices():
         actions, table = placement_features(pack_known(before), before.to_move)
         rows = np.flatnonzero(actions == action)
         if len(rows) != 1:
-            raise SystemExit(f"{path}: move {len(after.history)} is not a legal placement")
+            raise SystemExit(f"{path}: a placement of {before.to_move + 1} is not legal")
         found.append((table, int(rows[0])))
     return found
 

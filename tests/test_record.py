@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from randompositions import random_game
 
-from positions import RuleOptions, parse_move, parse_position, write_position
+from positions import Phase, RuleOptions, parse_move, parse_position, write_position
+from positions.moves import NO_PLACEMENT_BASE
 from positions.puzzle import load_puzzle, read_puzzle, write_puzzle
 from positions.record import (
     MARKS,
@@ -26,6 +27,16 @@ from positions.record import (
 DATA = Path(__file__).parent / "data"
 GAMES = ["game_2p.mgn", "game_4p.mgn"]
 PUZZLES = ["p2_k3_01.mpz", "p4_k2_01.mpz", "p4_k2_02.mpz"]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_placement_choices_are_the_placements_a_player_chose(name: str) -> None:
+    record = load_record(DATA / name)
+    choices = record.placement_choices()
+    played = [d.action for d in record.final_state().history if d.action < NO_PLACEMENT_BASE]
+    assert [action for _, action in choices] == played and played
+    for state, action in choices:
+        assert state.phase == Phase.PLACEMENT and action in state.legal_actions()
 
 
 @pytest.mark.parametrize("name", GAMES)
