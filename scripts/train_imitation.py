@@ -37,7 +37,7 @@ def decisions_of_record(path: Path) -> list[tuple[np.ndarray, int]]:
         actions, table = placement_features(pack_known(before), before.to_move)
         rows = np.flatnonzero(actions == action)
         if len(rows) != 1:
-            raise SystemExit(f"{path}: a placement of {before.to_move + 1} is not legal")
+            raise SystemExit(f"error: {path}: a placement of P{before.to_move + 1} is not legal")
         found.append((table, int(rows[0])))
     return found
 
@@ -121,6 +121,8 @@ def main(argv: list[str] | None = None) -> None:
     if not paths:
         parser.error("no .mgn records in the folders given")
     held = round(len(paths) * args.holdout)
+    if held >= len(paths):
+        parser.error(f"--holdout {args.holdout} leaves none of the {len(paths)} games to fit")
     try:
         games = [decisions_of_record(path) for path in paths]
     except ManhattanError as error:
