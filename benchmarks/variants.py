@@ -6,7 +6,7 @@ option and ``SearchConfig`` field set, so each change is measured alone.
 ``engine(ARGUMENT)`` seats the search bot for ``ARGUMENT`` = ``BUDGET[;KEY=VALUE]...``:
 ``BUDGET`` as ``mcts:`` takes it (``6000``, ``1s``); each ``KEY`` is one of the
 ``PlayoutEvaluator`` options (``epsilon``, ``placement``, ``selection``,
-``prior_temperature``) or a ``SearchConfig`` field (``exploration``, ``margin_weight``,
+``prior_temperature``, ``prior_source``, ``horizon``) or a ``SearchConfig`` field (``exploration``, ``margin_weight``,
 ``prior_weight``, ``expansion``, …), or a switch of ``SearchBot``: ``styles``
 (``false``: model every opponent by the default playout policies instead of the ones
 their play fits, ``positions.styles``), ``read_selections`` (``true``: model the

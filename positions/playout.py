@@ -24,8 +24,9 @@ every player or one per player (``positions.policy`` holds the policies):
 
 ``epsilon=1`` is therefore pure uniformly random play over legal action ids.
 
-``PlayoutEvaluator.prior`` gives the search the heuristic values of a node's actions as
-prior weights (see ``search.protocol.Evaluator``).
+``PlayoutEvaluator.prior`` gives the search the heuristic values (or the imitation
+policy's utilities) of a node's actions as prior weights (see
+``search.protocol.Evaluator``).
 
 The compiled modules (this one, ``positions.kernel_board``, ``positions.policy``,
 ``positions.imitation``, ``positions.value`` and ``positions.inference``) are the only ones
@@ -49,6 +50,7 @@ from positions.imitation import (  # noqa: E402
     _imitation_choice,
     bundled_weights,
     imitation_scratch,
+    placement_features,
 )
 from positions.kernel_board import (  # noqa: E402
     _CARD_SITES,
@@ -522,6 +524,8 @@ def playout_weights(heuristic: np.ndarray | None = None, imitation: np.ndarray |
 
 
 _WEIGHTS = playout_weights()  # the heuristic's and the imitation's weights, as bundled
+_IMITATION_WEIGHTS = bundled_weights()  # the imitation priors' (one per feature)
+PRIOR_SOURCES = ("heuristic", "imitation")  # whose move values make the priors
 _NO_MODEL = np.zeros(len(ValueModel.__dataclass_fields__))  # placeholder: no horizon
 
 
@@ -645,7 +649,8 @@ def needs_compiling() -> bool:
 class PlayoutEvaluator:
     """Evaluator for search (see ``search/protocol.py``): one ε-greedy playout per call
     (to the end of the game, or of the ``horizon``-th round, valued from there by the
-    learned model), and the heuristic's move values as priors."""
+    learned model), and the heuristic's (or the imitation policy's) move values as
+    priors."""
 
     def __init__(
         self,
@@ -654,6 +659,7 @@ class PlayoutEvaluator:
         selection: Policies = "bag",
         prior_temperature: float = 1.0,
         horizon: int = 0,
+        prior_source: str = "heuristic",
     ):
         """``epsilon`` in [0, 1] is the chance of a uniformly random move at each decision
         (1 = pure random play); ``placement`` and ``selection`` name the policies
@@ -662,7 +668,11 @@ class PlayoutEvaluator:
         the number of points of heuristic value that make a placement's prior e times
         larger; ``horizon`` (≥ 0) the rounds a playout scores before the bundled value
         model of the player count (``positions.value``) estimates the rest (0: play to the
-        end).  Raises ``ValueError`` for a value out of range or an unknown policy."""
+        end); ``prior_source`` whose move values make the priors: ``"heuristic"`` (its
+        placement values, in points) or ``"imitation"`` (the imitation policy's fitted
+        utilities, ``positions.imitation``, whose softmax at temperature 1 is the choice
+        model fitted to the engine's own play).  Raises ``ValueError`` for a value out of
+        range or an unknown policy or prior source."""
         self.epsilon = _check_epsilon(epsilon)
         self.placement = placement if isinstance(placement, str) else tuple(placement)
         self.selection = selection if isinstance(selection, str) else tuple(selection)
@@ -678,13 +688,16 @@ class PlayoutEvaluator:
         if horizon < 0:
             raise ValueError(f"horizon must be at least 0, not {horizon}")
         self.horizon = int(horizon)
+        if prior_source not in PRIOR_SOURCES:
+            raise ValueError(f"prior_source must be one of {PRIOR_SOURCES}, not {prior_source!r}")
+        self.prior_source = prior_source
         self._models: dict[int, np.ndarray] = {}
 
     def __repr__(self) -> str:
         return (
             f"PlayoutEvaluator(epsilon={self.epsilon}, placement={self.placement!r}, "
             f"selection={self.selection!r}, prior_temperature={self.prior_temperature}, "
-            f"horizon={self.horizon})"
+            f"horizon={self.horizon}, prior_source={self.prior_source!r})"
         )
 
     def with_policies(
@@ -698,6 +711,7 @@ class PlayoutEvaluator:
             self.selection if selection is None else selection,
             self.prior_temperature,
             self.horizon,
+            self.prior_source,
         )
 
     def _codes(self, players: int) -> tuple[np.ndarray, np.ndarray]:
@@ -735,6 +749,7 @@ class PlayoutEvaluator:
                 arrays, _FIRST_PICK, np.uint64(1), 0.1, *codes, self._weights, 1, _NO_MODEL
             )
             placement_values(arrays, 0, (), mover_unseen(arrays, 0), self._weights)
+            placement_features(arrays, 0)
             _PREPARED = True
 
     def evaluate(self, state: GameState, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -807,15 +822,21 @@ class PlayoutEvaluator:
     def prior(self, state: GameState, actions: Sequence[int]) -> list[float]:
         """Prior weights (positive, to be normalized over the legal actions) of ``actions``
         (legal in the dealt world ``state``): ``exp(value / prior_temperature)`` of each
-        placement's heuristic value, with the takeover risk counted from the mover's
-        unseen cards; 1 for picks and no-placement moves."""
+        placement's value by the ``prior_source`` (the heuristic's, with the takeover risk
+        counted from the mover's unseen cards, or the imitation policy's utility), scaled
+        so the best is 1; 1 for picks and no-placement moves."""
         mover = state.to_move
         placements = [a for a in actions if a < NO_PLACEMENT_BASE]
         if not placements:
             return [1.0] * len(actions)
         arrays = to_arrays(state)
-        cards = {a // (CITIES * 8) + 1 for a in placements}
-        values = placement_values(arrays, mover, cards, mover_unseen(arrays, mover), self._weights)
+        if self.prior_source == "imitation":
+            ids, rows = placement_features(arrays, mover)
+            values = dict(zip(ids.tolist(), (rows @ _IMITATION_WEIGHTS).tolist(), strict=True))
+        else:
+            cards = {a // (CITIES * 8) + 1 for a in placements}
+            unseen = mover_unseen(arrays, mover)
+            values = placement_values(arrays, mover, cards, unseen, self._weights)
         scale = 1.0 / self.prior_temperature
         best = max(values[a] for a in placements)
         return [

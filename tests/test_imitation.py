@@ -5,7 +5,8 @@
 * the imitation playout plays a placement of the largest utility (ties at random);
 * the training script's fit recovers the weights that made synthetic choices, and fitted
   to the games kept beside the benchmarks gives the bundled model;
-* a malformed model file is a one-line error.
+* a malformed model file is a one-line error;
+* the imitation priors are the fitted choice model's softmax.
 
 The legality of whole imitation playouts is ``tests/test_playout.py``'s differential test.
 """
@@ -13,6 +14,7 @@ The legality of whole imitation playouts is ``tests/test_playout.py``'s differen
 from __future__ import annotations
 
 import json
+import math
 import sys
 from collections import Counter
 from pathlib import Path
@@ -26,7 +28,7 @@ from positions.errors import ManhattanError
 from positions.imitation import FEATURES, MODEL_FILE, bundled_weights, placement_features
 from positions.kernel_board import pack_known, to_arrays
 from positions.moves import NO_PLACEMENT_BASE
-from positions.playout import playout_trace
+from positions.playout import PlayoutEvaluator, playout_trace
 from positions.scoring import RoundScorer
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -163,3 +165,27 @@ def test_a_malformed_model_file_is_one_error(tmp_path, monkeypatch):
     monkeypatch.setattr("positions.imitation.MODEL_FILE", broken)
     with pytest.raises(ManhattanError, match="not a readable imitation model"):
         bundled_weights()
+
+
+def test_imitation_priors_are_the_fitted_choice_model():
+    """``prior_source="imitation"``: the priors are the softmax of the bundled utilities,
+    so at temperature 1 they are the fitted model's choice probabilities (up to scale)."""
+    weights = bundled_weights()
+    for state in placement_states(6, 8)[::3]:
+        legal = state.legal_actions()
+        ids, rows = placement_features(to_arrays(state), state.to_move)
+        utility = dict(zip(ids.tolist(), (rows @ weights).tolist(), strict=True))
+        placements = [a for a in legal if a < NO_PLACEMENT_BASE]
+        best = max(utility[a] for a in placements)
+        for temperature in (1.0, 0.5):
+            evaluator = PlayoutEvaluator(prior_source="imitation", prior_temperature=temperature)
+            expected = [
+                math.exp((utility[a] - best) / temperature) if a < NO_PLACEMENT_BASE else 1.0
+                for a in legal
+            ]
+            assert evaluator.prior(state, legal) == pytest.approx(expected)
+    assert PlayoutEvaluator(prior_source="imitation").prior(state, legal) != (
+        PlayoutEvaluator().prior(state, legal)
+    )
+    with pytest.raises(ValueError, match="prior_source"):
+        PlayoutEvaluator(prior_source="oracle")
