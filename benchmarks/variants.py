@@ -6,17 +6,17 @@ option and ``SearchConfig`` field set, so each change is measured alone.
 ``engine(ARGUMENT)`` seats the search bot for ``ARGUMENT`` = ``BUDGET[;KEY=VALUE]...``:
 ``BUDGET`` as ``mcts:`` takes it (``6000``, ``1s``); each ``KEY`` is one of the
 ``PlayoutEvaluator`` options (``epsilon``, ``placement``, ``selection``,
-``prior_temperature``, ``prior_source``, ``horizon``) or a ``SearchConfig`` field (``exploration``, ``margin_weight``,
-``prior_weight``, ``expansion``, …), or a switch of ``SearchBot``: ``styles``
-(``false``: model every opponent by the default playout policies instead of the ones
-their play fits, ``positions.styles``), ``read_selections`` (``true``: model the
-opponents who have always selected the biggest blocks left as selecting so),
-``read_greedy`` (``true``: deal the hands of the opponents who play exactly greedy by
-``positions.inference.GREEDY_PLAYER``), or
-``inference`` (``true``: deal by the bundled opponent model) and ``inference_*`` for a
-``ChoiceModel`` field (``inference_temperature``, ``inference_mix``, ``inference_depth``,
-…: inference with that model, the other fields from the bundled one).  Values are read
-as the field's type.  Unknown keys and bad values raise ``ManhattanError``.
+``prior_temperature``, ``prior_source``, ``horizon``) or a ``SearchConfig`` field
+(``exploration``, ``margin_weight``, ``prior_weight``, ``expansion``, …), or a switch of
+``SearchBot``: ``styles`` (``false``: model every opponent by the default playout
+policies instead of the ones their play fits, ``positions.styles``), ``read_selections``
+(``true``: model the opponents who have always selected the biggest blocks left as
+selecting so), ``read_greedy`` (``true``: deal the hands of the opponents who play
+exactly greedy by ``positions.inference.GREEDY_PLAYER``), or ``inference`` (``true``:
+deal by the bundled opponent model) and ``inference_*`` for a ``ChoiceModel`` field
+(``inference_temperature``, ``inference_mix``, ``inference_depth``, …: inference with
+that model, the other fields from the bundled one). Values are read as the field's type.
+Unknown keys and bad values raise ``ManhattanError``.
 """
 
 from __future__ import annotations
