@@ -523,8 +523,8 @@ def playout_weights(heuristic: np.ndarray | None = None, imitation: np.ndarray |
     )
 
 
-_WEIGHTS = playout_weights()  # the heuristic's and the imitation's weights, as bundled
-_IMITATION_WEIGHTS = bundled_weights()  # the imitation priors' (one per feature)
+_IMITATION_WEIGHTS = bundled_weights()  # the imitation policy's and priors' (one per feature)
+_WEIGHTS = playout_weights(imitation=_IMITATION_WEIGHTS)  # the heuristic's, then those
 PRIOR_SOURCES = ("heuristic", "imitation")  # whose move values make the priors
 _NO_MODEL = np.zeros(len(ValueModel.__dataclass_fields__))  # placeholder: no horizon
 
