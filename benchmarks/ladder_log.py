@@ -28,6 +28,36 @@ def game_key(matchup: str, tested: str, label: str, seed: int, seat: int) -> Gam
     return (matchup, tested, label, seed, seat)
 
 
+def read_log(path: Path) -> dict[GameKey, dict]:
+    """The games logged in ``path``, by ``game_key``.  Raises ``ManhattanError`` naming the
+    file (and line) when it cannot be read or holds a line that is not a logged game."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise ManhattanError(f"{path}: cannot read the game log ({error})") from None
+    results: dict[GameKey, dict] = {}
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            entry = json.loads(line)
+            key = game_key(
+                str(entry["matchup"]),
+                str(entry["tested"]),
+                str(entry["label"]),
+                int(entry["seed"]),
+                int(entry["seat"]) - 1,
+            )
+            results[key] = {field: entry[field] for field in RESULT_FIELDS}
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as error:
+            raise ManhattanError(
+                f"{path}:{number}: expected a logged game as one JSON object "
+                f"with matchup, tested, label, seed, seat, {', '.join(RESULT_FIELDS)} "
+                f"({error})"
+            ) from None
+    return results
+
+
 class GameLog:
     """An append-only log of finished games at ``path`` (created when missing, opened for
     appending at once, so a log that cannot be written fails before any game).
@@ -38,39 +68,11 @@ class GameLog:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.results: dict[GameKey, dict] = {}
-        if path.exists():
-            self._read()
+        self.results: dict[GameKey, dict] = read_log(path) if path.exists() else {}
         try:
             self._file: IO[str] = path.open("a", encoding="utf-8")
         except OSError as error:
             raise ManhattanError(f"{path}: {error.strerror or error}") from None
-
-    def _read(self) -> None:
-        try:
-            lines = self.path.read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError) as error:
-            raise ManhattanError(f"{self.path}: cannot read the game log ({error})") from None
-        for number, line in enumerate(lines, start=1):
-            if not line.strip():
-                continue
-            try:
-                entry = json.loads(line)
-                key = game_key(
-                    str(entry["matchup"]),
-                    str(entry["tested"]),
-                    str(entry["label"]),
-                    int(entry["seed"]),
-                    int(entry["seat"]) - 1,
-                )
-                result = {field: entry[field] for field in RESULT_FIELDS}
-            except (json.JSONDecodeError, KeyError, TypeError, ValueError) as error:
-                raise ManhattanError(
-                    f"{self.path}:{number}: expected a logged game as one JSON object "
-                    f"with matchup, tested, label, seed, seat, {', '.join(RESULT_FIELDS)} "
-                    f"({error})"
-                ) from None
-            self.results[key] = result
 
     def record(self, key: GameKey, result: dict) -> None:
         """Append the finished game ``result`` under ``key`` and flush it to disk."""

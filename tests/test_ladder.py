@@ -21,6 +21,8 @@ sys.path.append(str(BENCHMARKS))  # the benchmark scripts import each other by n
 
 import ladder  # noqa: E402
 import ladder_log  # noqa: E402
+import paired  # noqa: E402
+import selfplay_records  # noqa: E402
 from ladder_log import GameLog  # noqa: E402
 from peeking import PeekingBot, TrueHands, TrueWorld, play_peeking_game  # noqa: E402
 
@@ -29,6 +31,7 @@ from positions.bots import GreedyBot, HeuristicBot, RandomBot  # noqa: E402
 from positions.errors import ManhattanError  # noqa: E402
 from positions.external import ExternalBot  # noqa: E402
 from positions.notation import write_position  # noqa: E402
+from positions.record import load_record  # noqa: E402
 from positions.selfplay import play_game  # noqa: E402
 from positions.state import GameState, Phase  # noqa: E402
 from search import stopping  # noqa: E402
@@ -469,6 +472,52 @@ def test_a_log_line_that_is_not_a_game_is_an_error_naming_the_line(tmp_path, cap
     assert "games.jsonl:1:" in capsys.readouterr().err
     assert path.read_text() == '{"matchup": "vs_greedy"}\n'  # the log is left as it was
     assert ladder.main([*argv[:-1], str(tmp_path / "no" / "dir.jsonl"), "--quiet"]) == 1
+
+
+def _logged(path: Path, games: list[tuple[int, int, list[int], list[float]]]) -> Path:
+    """A game log of ``(seed, seat, totals, win_shares)`` games of one versus matchup."""
+    with GameLog(path) as log:
+        for seed, seat, totals, shares in games:
+            key = ladder_log.game_key("versus", "mcts:10", "`mcts:10`", seed, seat)
+            log.record(key, {"totals": totals, "win_shares": shares, "forfeits": [], "seconds": 1})
+    return path
+
+
+def test_paired_comparison_takes_the_games_both_runs_played(tmp_path):
+    p1, p2, p4 = [1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0]
+    new = _logged(
+        tmp_path / "new.jsonl",
+        [(7, 0, [60, 50, 50, 50], p1), (7, 1, [50, 40, 50, 60], p4), (8, 0, [4, 3, 2, 1], p1)],
+    )
+    old = _logged(
+        tmp_path / "old.jsonl",
+        [(7, 0, [50, 60, 50, 50], p2), (7, 1, [50, 40, 50, 60], p4), (9, 0, [4, 3, 2, 1], p1)],
+    )
+    report = paired.compare(paired.by_deal_and_seat(new, None), paired.by_deal_and_seat(old, None))
+    assert (report["games"], report["deals"]) == (2, 1)  # seeds 8 and 9 are in one log only
+    assert report["win"]["new"] == 50.0 and report["win"]["old"] == 0.0
+    assert report["win"]["difference"] == 50.0
+    assert report["win"]["half_width_95"] == pytest.approx(98.0)  # 1.96 · sd 70.7 / √2
+    # margins: new +10 and 40 − 160/3; old 50 − 160/3 and the same 40 − 160/3
+    assert report["margin"]["new"] == pytest.approx((10 + 40 - 160 / 3) / 2, abs=0.01)
+    assert report["margin"]["old"] == pytest.approx((50 - 160 / 3 + 40 - 160 / 3) / 2, abs=0.01)
+    assert report["margin"]["difference"] == pytest.approx((10 - 50 + 160 / 3) / 2, abs=0.01)
+    with pytest.raises(ManhattanError, match="share no game"):
+        paired.compare(paired.by_deal_and_seat(new, None), {})
+
+
+def test_selfplay_records_are_written_once_and_replay(tmp_path, capsys):
+    argv = ["--engine", "8", "--seeds", "3", "--games", "1", "--workers", "1"]
+    selfplay_records.main([*argv, "--out", str(tmp_path)])
+    assert json.loads(capsys.readouterr().out)["played"] == 1
+    path = selfplay_records.record_path(tmp_path, 3, 1)
+    record = load_record(path)
+    assert record.tags["Seed"] == "3001" and record.tags["P1"] == "variant:8"
+    assert record.final_state().is_terminal()
+    written = path.read_text()
+    selfplay_records.main([*argv, "--out", str(tmp_path)])  # a record there is kept
+    assert json.loads(capsys.readouterr().out)["played"] == 0
+    assert path.read_text() == written
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
