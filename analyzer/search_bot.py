@@ -40,7 +40,12 @@ class SearchBot:
     (``positions.styles.exactly_greedy``) by the sharp ``positions.inference.GREEDY_PLAYER``
     model, unless ``inference`` reads every opponent already.  It is off by default: against
     three greedy bots it won 92 % at 6,000 iterations, as the uniform deal did on the same
-    100 seat-games (the same reading of every opponent won 94 % to 88 % at 1,500)."""
+    100 seat-games (the same reading of every opponent won 94 % to 88 % at 1,500).
+    With styles on, ``opponent_placement`` (a ``positions.policy.PLACEMENTS`` name) models
+    every opponent whom styles do not read as the heuristic's by that placement policy in
+    the playouts, the bot's own seat keeping the evaluator's: a benchmark's way to tell
+    whether a policy helps as a model of the opponents or as the engine's own play (empty:
+    the evaluator's for everyone)."""
 
     def __init__(
         self,
@@ -53,12 +58,22 @@ class SearchBot:
         styles: bool = True,
         read_greedy: bool = False,
         read_selections: bool = False,
+        opponent_placement: str = "",
     ):
+        if opponent_placement:
+            from positions.policy import PLACEMENTS  # numba: only when asked
+
+            if opponent_placement not in PLACEMENTS:
+                raise ManhattanError(
+                    f"opponent placement policy must be one of {', '.join(PLACEMENTS)}, "
+                    f"not {opponent_placement!r}"
+                )
         self.limit = limit
         self.inference = inference
         self.styles = styles
         self.read_greedy = read_greedy
         self.read_selections = read_selections
+        self.opponent_placement = opponent_placement
         self.name = name or f"mcts:{limit}"
         self._evaluator = evaluator if evaluator is not None else make_evaluator(epsilon)
         self._config = config or SearchConfig()
@@ -85,12 +100,17 @@ class SearchBot:
         if self.styles:
             from positions.styles import read_styles  # numba: only when asked
 
-            styles = read_styles(view, view.current_player())
+            reader = view.current_player()
+            styles = read_styles(view, reader)
             placement = self._evaluator.placement
             placement = [placement] * len(styles) if isinstance(placement, str) else placement
-            policies = tuple(  # a player with no heuristic style keeps the evaluator's policy
+            modelled = [  # the opponents' model, where one is asked for
+                self.opponent_placement if seat != reader and self.opponent_placement else mine
+                for seat, mine in enumerate(placement)
+            ]
+            policies = tuple(  # a player with no heuristic style keeps the modelled policy
                 mine if style.policy == "greedy" else style.policy
-                for style, mine in zip(styles, placement, strict=True)
+                for style, mine in zip(styles, modelled, strict=True)
             )
             selections = None
             if self.read_selections and any(style.selects_biggest for style in styles):

@@ -12,8 +12,10 @@ option and ``SearchConfig`` field set, so each change is measured alone.
 policies instead of the ones their play fits, ``positions.styles``), ``read_selections``
 (``true``: model the opponents who have always selected the biggest blocks left as
 selecting so), ``read_greedy`` (``true``: deal the hands of the opponents who play
-exactly greedy by ``positions.inference.GREEDY_PLAYER``), or ``inference`` (``true``:
-deal by the bundled opponent model) and ``inference_*`` for a ``ChoiceModel`` field
+exactly greedy by ``positions.inference.GREEDY_PLAYER``), ``opponent_placement`` (a
+placement policy to model the opponents by, the bot's own seat keeping ``placement``),
+or ``inference`` (``true``: deal by the bundled opponent model) and ``inference_*`` for a
+``ChoiceModel`` field
 (``inference_temperature``, ``inference_mix``, ``inference_depth``, …: inference with
 that model, the other fields from the bundled one). Values are read as the field's type.
 Unknown keys and bad values raise ``ManhattanError``.
@@ -39,7 +41,7 @@ EVALUATOR_OPTIONS = {
 CONFIG_FIELDS = {field.name: field.default for field in dataclasses.fields(SearchConfig)}
 SWITCHES = {
     name: inspect.signature(SearchBot.__init__).parameters[name].default
-    for name in ("styles", "read_selections", "read_greedy")
+    for name in ("styles", "read_selections", "read_greedy", "opponent_placement")
 }
 MODEL_FIELDS = {f"inference_{f.name}": f.default for f in dataclasses.fields(ChoiceModel)}
 

@@ -9,8 +9,10 @@ import pytest
 from analyzer.players import make_bot
 from analyzer.search_bot import SearchBot
 from positions import GameState
+from positions.errors import ManhattanError
 from positions.playout import PlayoutEvaluator, playout_trace, policy_codes
 from positions.selfplay import play_game
+from positions.state import Phase
 from positions.styles import (
     EXACT_LEAST,
     exactly_greedy,
@@ -156,3 +158,31 @@ def test_the_search_bot_models_the_selections_it_reads(monkeypatch):
         bot = SearchBot(Limit(iterations=20), read_selections=read)
         bot.choose(state.view(reader), np.random.default_rng(1))
     assert asked == [tuple(expected)]
+
+
+def test_the_search_bot_models_its_opponents_by_the_policy_asked_for(monkeypatch):
+    asked = []
+    with_policies = PlayoutEvaluator.with_policies
+
+    def spy(self, placement=None, selection=None):
+        asked.append(placement)
+        return with_policies(self, placement, selection)
+
+    monkeypatch.setattr(PlayoutEvaluator, "with_policies", spy)
+    bots = [make_bot(spec) for spec in ("greedy", "heuristic", "greedy", "greedy")]
+    state = next(  # a placement of someone else, with P2 read as the heuristic
+        state
+        for state in play_game(bots, 4, 5).record.states()[40:]
+        if state.current_player() != 1
+        and state.phase is Phase.PLACEMENT
+        and read_styles(state, state.current_player())[1].policy == "heuristic"
+    )
+    reader = state.current_player()
+    bot = SearchBot(Limit(iterations=20), opponent_placement="imitation")
+    bot.choose(state.view(reader), np.random.default_rng(1))
+    expected = [
+        "greedy" if p == reader else "heuristic" if p == 1 else "imitation" for p in range(4)
+    ]
+    assert asked == [tuple(expected)]
+    with pytest.raises(ManhattanError, match="opponent placement policy must be one of"):
+        SearchBot(Limit(iterations=20), opponent_placement="bold")

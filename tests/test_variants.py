@@ -20,7 +20,7 @@ def test_the_default_variant_is_the_default_bot():
     bot = variants.engine("600")
     assert bot.limit.iterations == 600
     assert bot.styles and not bot.read_selections and not bot.read_greedy
-    assert bot.inference is False
+    assert bot.inference is False and not bot.opponent_placement
 
 
 def test_each_key_reaches_the_bot():
@@ -29,6 +29,7 @@ def test_each_key_reaches_the_bot():
     assert bot._config.margin_weight == 0.01
     assert not variants.engine("600;styles=false").styles
     assert variants.engine("600;read_selections=true").read_selections
+    assert variants.engine("600;opponent_placement=imitation").opponent_placement == "imitation"
     assert variants.engine("600;inference=true").inference is True
     model = variants.engine("600;inference_temperature=0.1;inference_values=greedy").inference
     assert isinstance(model, ChoiceModel)
@@ -43,6 +44,7 @@ def test_each_key_reaches_the_bot():
         ("600;styles", "expected KEY=VALUE"),
         ("lots", "engine variant"),
         ("600;inference_values=clever", "values must be heuristic or greedy"),
+        ("600;opponent_placement=bold", "opponent placement policy must be one of"),
     ],
 )
 def test_a_bad_variant_is_an_error(argument, message):
