@@ -141,15 +141,21 @@ def test_a_playout_selects_for_each_player_by_their_own_policy():
         PlayoutEvaluator(placement=("greedy",) * 3, selection=("bag",) * 4)
 
 
-def test_the_search_bot_models_the_selections_it_reads(monkeypatch):
+@pytest.fixture
+def asked_policies(monkeypatch) -> list[tuple]:
+    """The (placement, selection) policies the search bot asks its evaluator for, in order."""
     asked = []
     with_policies = PlayoutEvaluator.with_policies
 
     def spy(self, placement=None, selection=None):
-        asked.append(selection)
+        asked.append((placement, selection))
         return with_policies(self, placement, selection)
 
     monkeypatch.setattr(PlayoutEvaluator, "with_policies", spy)
+    return asked
+
+
+def test_the_search_bot_models_the_selections_it_reads(asked_policies):
     bots = [make_bot(spec) for spec in ("greedy", "greedy", "random", "greedy")]
     state = play_game(bots, 4, 5).record.states()[40]
     reader = state.current_player()
@@ -157,18 +163,10 @@ def test_the_search_bot_models_the_selections_it_reads(monkeypatch):
     for read in (True, False):  # greedy placements everywhere: only selections differ
         bot = SearchBot(Limit(iterations=20), read_selections=read)
         bot.choose(state.view(reader), np.random.default_rng(1))
-    assert asked == [tuple(expected)]
+    assert [selection for _, selection in asked_policies] == [tuple(expected)]
 
 
-def test_the_search_bot_models_its_opponents_by_the_policy_asked_for(monkeypatch):
-    asked = []
-    with_policies = PlayoutEvaluator.with_policies
-
-    def spy(self, placement=None, selection=None):
-        asked.append(placement)
-        return with_policies(self, placement, selection)
-
-    monkeypatch.setattr(PlayoutEvaluator, "with_policies", spy)
+def test_the_search_bot_models_its_opponents_by_the_policy_asked_for(asked_policies):
     bots = [make_bot(spec) for spec in ("greedy", "heuristic", "greedy", "greedy")]
     state = next(  # a placement of someone else, with P2 read as the heuristic
         state
@@ -183,6 +181,6 @@ def test_the_search_bot_models_its_opponents_by_the_policy_asked_for(monkeypatch
     expected = [
         "greedy" if p == reader else "heuristic" if p == 1 else "imitation" for p in range(4)
     ]
-    assert asked == [tuple(expected)]
+    assert [placement for placement, _ in asked_policies] == [tuple(expected)]
     with pytest.raises(ManhattanError, match="opponent placement policy must be one of"):
         SearchBot(Limit(iterations=20), opponent_placement="bold")
