@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import variants  # noqa: E402
 
+from positions.errors import ManhattanError  # noqa: E402
 from positions.record import write_record  # noqa: E402
 from positions.selfplay import play_game  # noqa: E402
 
@@ -50,23 +51,34 @@ def play_one(argument: str, players: int, seed: int, game: int, out: Path) -> fl
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--engine", required=True, help="variant, e.g. '6000;placement=imitation'")
-    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
     parser.add_argument("--seeds", type=int, nargs="+", required=True)
     parser.add_argument("--games", type=int, default=5, help="games per seed")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
-    variants.parse_variant(args.engine)  # a bad variant fails here, before any game
-    args.out.mkdir(parents=True, exist_ok=True)
+    if args.games < 1 or args.workers < 1:
+        parser.error("--games and --workers must be at least 1")
+    try:
+        variants.engine(args.engine, args.players)  # a bad variant fails here, before any game
+        args.out.mkdir(parents=True, exist_ok=True)
+    except ManhattanError as error:
+        sys.exit(f"error: {error}")
+    except OSError as error:
+        sys.exit(f"error: {args.out}: {error.strerror or error}")
     todo = [
         (seed, game)
         for seed in args.seeds
         for game in range(1, args.games + 1)
         if not record_path(args.out, seed, game).exists()
     ]
-    seconds = Parallel(n_jobs=args.workers)(
-        delayed(play_one)(args.engine, args.players, seed, game, args.out) for seed, game in todo
-    )
+    try:
+        seconds = Parallel(n_jobs=args.workers)(
+            delayed(play_one)(args.engine, args.players, seed, game, args.out)
+            for seed, game in todo
+        )
+    except KeyboardInterrupt:
+        sys.exit(f"interrupted: the games finished are in {args.out}; run again for the rest")
     summary = {
         "engine": args.engine,
         "players": args.players,

@@ -518,6 +518,8 @@ def test_selfplay_records_are_written_once_and_replay(tmp_path, capsys):
     selfplay_records.main([*argv, "--out", str(tmp_path)])  # a record there is kept
     assert json.loads(capsys.readouterr().out)["played"] == 0
     assert path.read_text() == written
+    with pytest.raises(SystemExit, match="error: engine variant: unknown key 'clever'"):
+        selfplay_records.main(["--engine", "8;clever=1", "--seeds", "3", "--out", str(tmp_path)])
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
