@@ -82,6 +82,7 @@ def compare(new: dict, old: dict) -> dict:
 
 
 def main() -> None:
+    """Compare the two logs named on the command line and print the JSON."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("new", type=Path, help="the log of the run under test")
     parser.add_argument("old", type=Path, help="the log of the run it is compared with")

@@ -8,7 +8,7 @@ already in ``OUT`` is kept and not played again (a run stopped part-way continue
 Prints a JSON summary of what it wrote.
 
     PYTHONPATH=. python benchmarks/selfplay_records.py --engine '6000;placement=imitation' \\
-        --seeds 11 12 --games 5 --out benchmarks/results/imitation_games_iter
+        --seeds 11 12 13 14 --games 5 --out benchmarks/results/imitation_games_iter_2026-12-07
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ def play_one(argument: str, players: int, seed: int, game: int, out: Path) -> fl
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Play the games not yet in ``--out`` and print the summary."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--engine", required=True, help="variant, e.g. '6000;placement=imitation'")
     parser.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
@@ -57,8 +58,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
-    if args.games < 1 or args.workers < 1:
-        parser.error("--games and --workers must be at least 1")
+    if not 1 <= args.games <= 999 or args.workers < 1 or min(args.seeds) < 0:
+        parser.error("expected --games from 1 to 999, --workers ≥ 1 and seeds ≥ 0")
     try:
         variants.engine(args.engine, args.players)  # a bad variant fails here, before any game
         args.out.mkdir(parents=True, exist_ok=True)
