@@ -61,13 +61,14 @@ class SearchBot:
         opponent_placement: str = "",
     ):
         if opponent_placement:
-            from positions.policy import PLACEMENTS  # numba: only when asked
+            from positions.policy import check_policy  # numba: only when asked
 
-            if opponent_placement not in PLACEMENTS:
-                raise ManhattanError(
-                    f"opponent placement policy must be one of {', '.join(PLACEMENTS)}, "
-                    f"not {opponent_placement!r}"
-                )
+            if not styles:
+                raise ManhattanError("an opponent placement policy needs styles on")
+            try:
+                check_policy(opponent_placement, "bag")
+            except ValueError as error:
+                raise ManhattanError(f"opponent {error}") from None
         self.limit = limit
         self.inference = inference
         self.styles = styles

@@ -15,10 +15,9 @@ selecting so), ``read_greedy`` (``true``: deal the hands of the opponents who pl
 exactly greedy by ``positions.inference.GREEDY_PLAYER``), ``opponent_placement`` (a
 placement policy to model the opponents by, the bot's own seat keeping ``placement``),
 or ``inference`` (``true``: deal by the bundled opponent model) and ``inference_*`` for a
-``ChoiceModel`` field
-(``inference_temperature``, ``inference_mix``, ``inference_depth``, …: inference with
-that model, the other fields from the bundled one). Values are read as the field's type.
-Unknown keys and bad values raise ``ManhattanError``.
+``ChoiceModel`` field (``inference_temperature``, ``inference_mix``, ``inference_depth``,
+…: inference with that model, the other fields from the bundled one). Values are read as
+the field's type. Unknown keys and bad values raise ``ManhattanError``.
 """
 
 from __future__ import annotations

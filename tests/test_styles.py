@@ -184,3 +184,5 @@ def test_the_search_bot_models_its_opponents_by_the_policy_asked_for(asked_polic
     assert [placement for placement, _ in asked_policies] == [tuple(expected)]
     with pytest.raises(ManhattanError, match="opponent placement policy must be one of"):
         SearchBot(Limit(iterations=20), opponent_placement="bold")
+    with pytest.raises(ManhattanError, match="needs styles on"):  # never silently unused
+        SearchBot(Limit(iterations=20), styles=False, opponent_placement="imitation")
