@@ -49,12 +49,12 @@ def by_deal_and_seat(path: Path, matchup: str | None) -> dict[tuple[int, int], t
     }
 
 
-def mean_and_half_width(values: list[float]) -> tuple[float, float]:
-    """The mean and 1.96 standard errors of it."""
+def mean_and_half_width(values: list[float]) -> tuple[float, float | None]:
+    """The mean and 1.96 standard errors of it (None for fewer than two values)."""
     n = len(values)
     mean = sum(values) / n
     if n < 2:
-        return mean, math.nan
+        return mean, None
     variance = sum((v - mean) ** 2 for v in values) / (n - 1)
     return mean, 1.96 * math.sqrt(variance / n)
 
@@ -76,7 +76,7 @@ def compare(new: dict, old: dict) -> dict:
             "new": round(scale * sum(new_values) / len(common), 2),
             "old": round(scale * sum(old_values) / len(common), 2),
             "difference": round(scale * difference, 2),
-            "half_width_95": round(scale * half_width, 2),
+            "half_width_95": None if half_width is None else round(scale * half_width, 2),
         }
     return report
 

@@ -504,6 +504,10 @@ def test_paired_comparison_takes_the_games_both_runs_played(tmp_path):
     assert report["margin"]["difference"] == pytest.approx((10 - 50 + 160 / 3) / 2, abs=0.01)
     with pytest.raises(ManhattanError, match="share no game"):
         paired.compare(paired.by_deal_and_seat(new, None), {})
+    one = paired.compare(*(paired.by_deal_and_seat(log, None) for log in (new, new)))
+    assert one["games"] == 3 and one["win"]["difference"] == 0.0
+    lone = {(7, 0): (1.0, 10.0)}
+    assert paired.compare(lone, lone)["win"]["half_width_95"] is None  # no spread from one game
 
 
 def test_selfplay_records_are_written_once_and_replay(tmp_path, capsys):
