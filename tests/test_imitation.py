@@ -5,6 +5,9 @@
 * the imitation playout plays a placement of the largest utility (ties at random);
 * the training script's fit recovers the weights that made synthetic choices, and fitted
   to the games kept beside the benchmarks gives the bundled model;
+* fitted to the search's visits (``search_targets.py``): a target all on the placement
+  played is the plain fit, soft targets recover their weights, and a file of targets
+  the script wrote fits, where a malformed one is a one-line error;
 * a malformed model file is a one-line error;
 * the imitation priors are the fitted choice model's softmax.
 
@@ -33,6 +36,7 @@ from positions.scoring import RoundScorer
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.append(str(ROOT / "scripts"))
+import search_targets  # noqa: E402
 import train_imitation  # noqa: E402
 
 GAMES = ROOT / "benchmarks" / "results" / "imitation_games_2026-12-06"  # the bundled fit's
@@ -147,6 +151,64 @@ def test_the_fit_recovers_the_weights_that_chose():
     assert fitted == pytest.approx(truth, abs=0.15)
     best_first = train_imitation.agreement(truth, decisions)
     assert best_first > train_imitation.agreement(-truth, decisions)
+
+
+def test_a_target_all_on_the_placement_played_is_the_plain_fit():
+    rng = np.random.default_rng(4)
+    plain, targeted = [], []
+    for _ in range(300):
+        table = rng.normal(size=(int(rng.integers(3, 12)), len(FEATURES)))
+        played = int(rng.integers(len(table)))
+        target = np.zeros(len(table))
+        target[played] = 1.0
+        plain.append((table, played))
+        targeted.append((table, target))
+    assert train_imitation.fit(targeted) == pytest.approx(train_imitation.fit(plain), abs=1e-9)
+    assert train_imitation.agreement(np.ones(len(FEATURES)), targeted) == pytest.approx(
+        train_imitation.agreement(np.ones(len(FEATURES)), plain)
+    )
+
+
+def test_the_fit_to_soft_targets_recovers_their_weights():
+    rng = np.random.default_rng(5)
+    truth = np.array([1.0, -0.4, 0.6, 0.2, -0.3, 0.5, 0.1, -0.2])
+    decisions = []
+    for _ in range(200):
+        table = rng.normal(size=(int(rng.integers(5, 20)), len(FEATURES)))
+        utility = table @ truth
+        share = np.exp(utility - utility.max())
+        decisions.append((table, share / share.sum()))
+    assert train_imitation.fit(decisions) == pytest.approx(truth, abs=1e-3)
+
+
+def test_a_fit_to_the_search_targets_of_a_record(tmp_path, capsys):
+    games = tmp_path / "games"
+    games.mkdir()
+    record = sorted(GAMES.glob("*.mgn"))[0]
+    (games / record.name).write_bytes(record.read_bytes())
+    targets = tmp_path / "targets.jsonl"
+    arguments = [str(games), "--iterations", "40", "--workers", "1", "--out", str(targets)]
+    search_targets.main(arguments)
+    searched = json.loads(targets.read_text(encoding="utf-8"))
+    assert searched["record"] == record.name
+    played = train_imitation.decisions_of_record(games / record.name)
+    assert len(searched["decisions"]) == len(played)
+    for decision in searched["decisions"]:
+        assert sum(decision["visits"]) >= 40 and decision["played"] in decision["actions"]
+    search_targets.main(arguments)  # done already: nothing is searched again
+    assert len(targets.read_text(encoding="utf-8").splitlines()) == 1
+    capsys.readouterr()
+    out = tmp_path / "model.json"
+    train_imitation.main([str(games), "--targets", str(targets), "--out", str(out)])
+    fitted = json.loads(out.read_text(encoding="utf-8"))
+    assert fitted["fitted"]["targets"] == "search visits"
+    assert fitted["played"]["decisions"] == len(played)
+    targets.write_text('{"record": "game_9999.mgn", "decisions": []}\n', encoding="utf-8")
+    with pytest.raises(SystemExit, match=r"targets.jsonl:1: record game_9999.mgn is not in"):
+        train_imitation.main([str(games), "--targets", str(targets)])
+    targets.write_text("not json\n", encoding="utf-8")
+    with pytest.raises(SystemExit, match=r"targets.jsonl:1: expected a JSON object"):
+        search_targets.main(arguments)
 
 
 def test_the_bundled_model_is_the_fit_of_the_kept_games(tmp_path):
