@@ -12,7 +12,6 @@ from positions import GameState
 from positions.errors import ManhattanError
 from positions.playout import PlayoutEvaluator, playout_trace, policy_codes
 from positions.selfplay import play_game
-from positions.state import Phase
 from positions.styles import (
     EXACT_LEAST,
     exactly_greedy,
@@ -167,21 +166,26 @@ def test_the_search_bot_models_the_selections_it_reads(asked_policies):
 
 
 def test_the_search_bot_models_its_opponents_by_the_policy_asked_for(asked_policies):
-    bots = [make_bot(spec) for spec in ("greedy", "heuristic", "greedy", "greedy")]
-    state = next(  # a placement of someone else, with P2 read as the heuristic
-        state
-        for state in play_game(bots, 4, 5).record.states()[40:]
-        if state.current_player() != 1
-        and state.phase is Phase.PLACEMENT
-        and read_styles(state, state.current_player())[1].policy == "heuristic"
-    )
-    reader = state.current_player()
-    bot = SearchBot(Limit(iterations=20), opponent_placement="imitation")
-    bot.choose(state.view(reader), np.random.default_rng(1))
-    expected = [
-        "greedy" if p == reader else "heuristic" if p == 1 else "imitation" for p in range(4)
+    bots = [make_bot(spec) for spec in ("greedy", "heuristic", "random", "greedy")]
+    state = play_game(bots, 4, 5).record.states()[47]  # P1 to place
+    styles = read_styles(state, 0)
+    assert [(s.policy, s.exactly_greedy) for s in styles[1:]] == [
+        ("heuristic", False),  # P2, the heuristic bot
+        ("greedy", False),  # P3, the random bot: no heuristic style, not exactly greedy
+        ("greedy", True),  # P4, the greedy bot
     ]
-    assert [placement for placement, _ in asked_policies] == [tuple(expected)]
+    SearchBot(Limit(iterations=20), opponent_placement="imitation").choose(
+        state.view(0), np.random.default_rng(1)
+    )
+    own_imitation = PlayoutEvaluator(placement="imitation")
+    SearchBot(Limit(iterations=20), evaluator=own_imitation).choose(
+        state.view(0), np.random.default_rng(1)
+    )
+    # an exactly greedy player is modelled by greedy play whatever models the others
+    assert [placement for placement, _ in asked_policies] == [
+        ("greedy", "heuristic", "imitation", "greedy"),
+        ("imitation", "heuristic", "imitation", "greedy"),
+    ]
     with pytest.raises(ManhattanError, match="opponent placement policy must be one of"):
         SearchBot(Limit(iterations=20), opponent_placement="bold")
     with pytest.raises(ManhattanError, match="needs styles on"):  # never silently unused
