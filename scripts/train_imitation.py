@@ -58,8 +58,13 @@ def decisions_of_record(path: Path, searched: list[dict] | None = None) -> list[
         if searched is None:
             found.append((table, int(rows[0])))
             continue
-        target = _visit_shares(actions, searched[index])
-        if target is None or searched[index]["played"] != action:
+        try:
+            target = _visit_shares(actions, searched[index])
+            if searched[index]["played"] != action:
+                target = None
+        except (KeyError, TypeError, ValueError):  # not as search_targets.py writes
+            target = None
+        if target is None:
             raise SystemExit(f"error: {path}: decision {index + 1} is not the one searched")
         found.append((table, target))
     return found
@@ -121,8 +126,8 @@ def fit(decisions: list[Decision], steps: int = 30) -> np.ndarray:
 
 
 def agreement(weights: np.ndarray, decisions: list[Decision]) -> float:
-    """The share of decisions where the placement played has the largest utility (a tie
-    of k placements counts 1/k)."""
+    """The share of decisions where the placement played (for a target, its largest
+    share) has the largest utility (a tie of k placements counts 1/k)."""
     hits = 0.0
     for table, chosen in decisions:
         played = chosen if isinstance(chosen, int) else int(np.argmax(chosen))
