@@ -45,10 +45,10 @@ class SearchBot:
     A player styles read as exactly greedy is modelled by greedy play whatever the playout
     policy (the default playouts are greedy: it changes nothing there).
     With styles on, ``opponent_placement`` (a ``positions.policy.PLACEMENTS`` name) models
-    every opponent whom styles do not read as the heuristic's by that placement policy in
-    the playouts, the bot's own seat keeping the evaluator's: a benchmark's way to tell
-    whether a policy helps as a model of the opponents or as the engine's own play (empty:
-    the evaluator's for everyone)."""
+    every opponent whom styles read neither as the heuristic's nor as exactly greedy by
+    that placement policy in the playouts, the bot's own seat keeping the evaluator's: a
+    benchmark's way to tell whether a policy helps as a model of the opponents or as the
+    engine's own play (empty: the evaluator's for everyone)."""
 
     def __init__(
         self,
