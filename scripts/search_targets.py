@@ -25,7 +25,7 @@ from pathlib import Path
 
 from joblib import Parallel, delayed
 
-from analyzer.engine import DEFAULT_EPSILON, make_evaluator
+from analyzer.engine import DEFAULT_EPSILON, make_evaluator, mover_view
 from positions.errors import ManhattanError
 from positions.record import load_record
 from search.ismcts import SearchConfig
@@ -38,9 +38,8 @@ def search_record(path: Path, iterations: int, seed: int) -> dict:
     evaluator = make_evaluator(DEFAULT_EPSILON)
     decisions = []
     for index, (before, played) in enumerate(load_record(path).placement_choices()):
-        view = before.view(before.to_move)
         result = run_search(
-            view,
+            mover_view(before),
             Limit(iterations=iterations),
             evaluator,
             seed * 1000 + index,

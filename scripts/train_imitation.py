@@ -40,27 +40,47 @@ RIDGE = 1e-3  # keeps Newton's steps finite when a feature never varies
 Decision = tuple[np.ndarray, "int | np.ndarray"]
 
 
-def decisions_of_record(path: Path, searched: list[dict] | None = None) -> list[Decision]:
-    """Every placement decision of a recorded game: its legal placements' features and the
-    row of the placement played, or with ``searched`` (the record's decisions in a
-    ``search_targets.py`` file) the search's visit shares over the rows."""
-    choices = load_record(path).placement_choices()
-    if searched is not None and len(searched) != len(choices):
-        raise SystemExit(
-            f"error: {path}: the targets hold {len(searched)} decisions, not {len(choices)}"
-        )
-    found: list[Decision] = []
-    for index, (before, action) in enumerate(choices):
+def placements_of_record(path: Path) -> list[tuple[np.ndarray, np.ndarray, int]]:
+    """Every placement decision of a recorded game: its legal placements' features (a row
+    each), their action ids and the row of the placement played."""
+    found = []
+    for before, action in load_record(path).placement_choices():
         actions, table = placement_features(pack_known(before), before.to_move)
         rows = np.flatnonzero(actions == action)
         if len(rows) != 1:
             raise SystemExit(f"error: {path}: a placement of P{before.to_move + 1} is not legal")
-        if searched is None:
-            found.append((table, int(rows[0])))
-            continue
+        found.append((table, actions, int(rows[0])))
+    return found
+
+
+def played_decisions(placements: list[tuple[np.ndarray, np.ndarray, int]]) -> list[Decision]:
+    """``placements`` (``placements_of_record``) as decisions: features and the row played."""
+    return [(table, row) for table, _, row in placements]
+
+
+def decisions_of_record(path: Path) -> list[Decision]:
+    """Every placement decision of a recorded game: its legal placements' features and the
+    row of the placement played."""
+    return played_decisions(placements_of_record(path))
+
+
+def searched_decisions(
+    path: Path, placements: list[tuple[np.ndarray, np.ndarray, int]], searched: list[dict]
+) -> list[Decision]:
+    """The record's ``placements`` (``placements_of_record``) with the search's visit shares
+    over the rows in place of the row played, from ``searched`` (the record's decisions in
+    a ``search_targets.py`` file)."""
+    if len(searched) != len(placements):
+        raise SystemExit(
+            f"error: {path}: the targets hold {len(searched)} decisions, not {len(placements)}"
+        )
+    found: list[Decision] = []
+    for index, ((table, actions, row), decision) in enumerate(
+        zip(placements, searched, strict=True)
+    ):
         try:
-            target = _visit_shares(actions, searched[index])
-            if searched[index]["played"] != action:
+            target = _visit_shares(actions, decision)
+            if decision["played"] != actions[row]:
                 target = None
         except (KeyError, TypeError, ValueError):  # not as search_targets.py writes
             target = None
@@ -217,10 +237,16 @@ def main(argv: list[str] | None = None) -> None:
     if held >= len(paths):
         parser.error(f"--holdout {args.holdout} leaves none of the {len(paths)} games to fit")
     try:
-        games = [decisions_of_record(path) for path in paths]
-        targets = [decisions_of_record(p, searched[p.name]) for p in paths] if searched else games
+        placements = [placements_of_record(path) for path in paths]
     except ManhattanError as error:
         raise SystemExit(f"error: {error}") from None
+    games = [played_decisions(game) for game in placements]
+    targets = games
+    if searched:  # each record replayed once, for both
+        targets = [
+            searched_decisions(path, game, searched[path.name])
+            for path, game in zip(paths, placements, strict=True)
+        ]
     data = report([d for game in targets[held:] for d in game])
     data["fitted"]["games"] = len(paths) - held
     weights = np.array([data["weights"][f] for f in FEATURES])
