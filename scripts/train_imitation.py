@@ -38,9 +38,10 @@ RIDGE = 1e-3  # keeps Newton's steps finite when a feature never varies
 # A decision: its legal placements' features (a row each) and either the row played or a
 # target distribution over the rows (the search's visit shares).
 Decision = tuple[np.ndarray, "int | np.ndarray"]
+Placement = tuple[np.ndarray, np.ndarray, int]  # features, action ids, the row played
 
 
-def placements_of_record(path: Path) -> list[tuple[np.ndarray, np.ndarray, int]]:
+def placements_of_record(path: Path) -> list[Placement]:
     """Every placement decision of a recorded game: its legal placements' features (a row
     each), their action ids and the row of the placement played."""
     found = []
@@ -53,7 +54,7 @@ def placements_of_record(path: Path) -> list[tuple[np.ndarray, np.ndarray, int]]
     return found
 
 
-def played_decisions(placements: list[tuple[np.ndarray, np.ndarray, int]]) -> list[Decision]:
+def played_decisions(placements: list[Placement]) -> list[Decision]:
     """``placements`` (``placements_of_record``) as decisions: features and the row played."""
     return [(table, row) for table, _, row in placements]
 
@@ -65,7 +66,7 @@ def decisions_of_record(path: Path) -> list[Decision]:
 
 
 def searched_decisions(
-    path: Path, placements: list[tuple[np.ndarray, np.ndarray, int]], searched: list[dict]
+    path: Path, placements: list[Placement], searched: list[dict]
 ) -> list[Decision]:
     """The record's ``placements`` (``placements_of_record``) with the search's visit shares
     over the rows in place of the row played, from ``searched`` (the record's decisions in
