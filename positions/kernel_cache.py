@@ -8,18 +8,27 @@ cached in ``platformdirs.user_cache_dir("manhattan")/kernel`` (on Linux
 such folder can be written the kernel is compiled afresh in every process (a few seconds)
 instead of failing.
 
+The kernel is cached in a subfolder named by a digest of the package's sources
+(``source_digest``): numba checks a cached function against its own file only, so a
+change in a kernel function that another file's kernel calls (``positions.imitation``'s
+policy inside ``positions.playout``'s playout) would otherwise load the stale machine code.
+A new version, or an edited checkout, compiles once into its own subfolder; the old ones
+are left for the user to delete.
+
 ``configure()`` must run before numba is imported for the first time, so that numba reads
 the folder from its environment; ``positions.playout`` calls it first thing.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 import tempfile
 from pathlib import Path
 
 ENVIRONMENT_VARIABLE = "NUMBA_CACHE_DIR"
+PACKAGE = Path(__file__).resolve().parent
 
 
 def default_folder() -> Path:
@@ -40,10 +49,25 @@ def _writable(folder: Path) -> bool:
     return True
 
 
+def source_digest(package: Path = PACKAGE) -> str:
+    """A short digest of the names and contents of ``package``'s Python files: it changes
+    whenever any of them does."""
+    digest = hashlib.sha256()
+    for path in sorted(package.glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
 def cache_folder() -> Path | None:
-    """The folder to cache the kernel in, or ``None`` when none can be written."""
+    """The folder to cache the kernel in: the sources' subfolder (``source_digest``) of
+    ``$NUMBA_CACHE_DIR`` or ``default_folder()``, or ``None`` when none can be written.
+    A ``$NUMBA_CACHE_DIR`` that already is that subfolder (as ``configure`` leaves it for
+    the processes it starts) is kept as it is."""
     chosen = os.environ.get(ENVIRONMENT_VARIABLE)
     folder = Path(chosen) if chosen else default_folder()
+    digest = source_digest()
+    if folder.name != digest:
+        folder = folder / digest
     return folder if _writable(folder) else None
 
 

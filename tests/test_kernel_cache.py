@@ -19,8 +19,31 @@ def test_the_cache_folder_is_the_per_user_one_outside_the_package(monkeypatch, t
     monkeypatch.delenv(kernel_cache.ENVIRONMENT_VARIABLE, raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     folder = kernel_cache.cache_folder()
-    assert folder == tmp_path / "cache" / "manhattan" / "kernel"
+    digest = kernel_cache.source_digest()
+    assert folder == tmp_path / "cache" / "manhattan" / "kernel" / digest
     assert PACKAGE not in folder.parents
+
+
+def test_a_chosen_folder_gets_the_sources_subfolder_once(monkeypatch, tmp_path):
+    digest = kernel_cache.source_digest()
+    monkeypatch.setenv(kernel_cache.ENVIRONMENT_VARIABLE, str(tmp_path / "mine"))
+    assert kernel_cache.cache_folder() == tmp_path / "mine" / digest
+    monkeypatch.setenv(kernel_cache.ENVIRONMENT_VARIABLE, str(tmp_path / "mine" / digest))
+    assert kernel_cache.cache_folder() == tmp_path / "mine" / digest  # a child process's
+
+
+def test_any_change_to_the_sources_changes_the_folder(tmp_path):
+    """numba checks a cached function against its own file only, so an edit of a kernel
+    function called from another file must lead to another folder."""
+    copy = tmp_path / "positions"
+    copy.mkdir()
+    for path in PACKAGE.glob("*.py"):
+        (copy / path.name).write_bytes(path.read_bytes())
+    before = kernel_cache.source_digest(copy)
+    assert before == kernel_cache.source_digest(PACKAGE)
+    imitation = copy / "imitation.py"
+    imitation.write_text(imitation.read_text() + "\n# an edit\n")
+    assert kernel_cache.source_digest(copy) != before
 
 
 def test_numba_caches_where_we_said_and_the_package_holds_no_cache_files():
