@@ -85,7 +85,13 @@ def expected_features(state: GameState, action: int) -> list[float]:
     loss = -sum(scorer.points_after(site, color, size)[c] - scorer.points[c] for c in colors)
     previous = state.owner[site]
     rounds = state.layout.rounds
-    chance = threat(state, site, color, state.stories[site * 4 + color] + size)
+    mine_stories = state.stories[site * 4 + color] + size
+    chance = threat(state, site, color, mine_stories)
+    rivals = [c for c in range(4) if c not in mine]
+    rival = max(state.stories[site * 4 + c] for c in rivals)
+    city = range(site - site % 9, site - site % 9 + 9)
+    after = [color if s == site else state.owner[s] for s in city]
+    margin = after.count(color) - max(after.count(c) for c in rivals)
     return [
         gain,
         size,
@@ -95,6 +101,8 @@ def expected_features(state: GameState, action: int) -> list[float]:
         chance * gain,
         size * (rounds - state.round) / (rounds - 1),
         loss,
+        chance * (mine_stories - rival),
+        margin,
     ]
 
 
@@ -139,7 +147,7 @@ def test_imitation_playout_plays_a_best_placement():
 
 def test_the_fit_recovers_the_weights_that_chose():
     rng = np.random.default_rng(3)
-    truth = np.array([1.5, -0.5, 1.0, 0.8, 0.3, -1.0, 0.7, 0.4])
+    truth = np.array([1.5, -0.5, 1.0, 0.8, 0.3, -1.0, 0.7, 0.4, 0.6, -0.2])
     decisions = []
     for _ in range(3000):
         table = rng.normal(size=(int(rng.integers(5, 30)), len(FEATURES)))
@@ -171,7 +179,7 @@ def test_a_target_all_on_the_placement_played_is_the_plain_fit():
 
 def test_the_fit_to_soft_targets_recovers_their_weights():
     rng = np.random.default_rng(5)
-    truth = np.array([1.0, -0.4, 0.6, 0.2, -0.3, 0.5, 0.1, -0.2])
+    truth = np.array([1.0, -0.4, 0.6, 0.2, -0.3, 0.5, 0.1, -0.2, 0.4, 0.3])
     decisions = []
     for _ in range(200):
         table = rng.normal(size=(int(rng.integers(5, 20)), len(FEATURES)))
