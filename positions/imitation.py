@@ -22,10 +22,13 @@ Each legal placement of the mover is described by ``FEATURES``:
   less the most any opponent's color has there (the majority's safety).
 
 The policy plays a placement with the largest ``weights · features``, ties (within 1e-9)
-broken uniformly.  ``scripts/train_imitation.py`` fits the weights to recorded games by
-maximum likelihood of a softmax over the legal placements (a conditional logit); the
-fitted weights travel as ``positions/data/models/imitation_4p.json`` and serve every
-player count.
+broken uniformly; given a temperature T > 0 (the kernel's weights' entry after the
+features') it adds T × a standard Gumbel draw to each utility first, which samples a
+placement from the softmax of ``weights · features / T`` (the Gumbel-max trick): at T = 1
+the choice model fitted to the engine, its spread of choices included.
+``scripts/train_imitation.py`` fits the weights to recorded games by maximum likelihood of
+a softmax over the legal placements (a conditional logit); the fitted weights travel as
+``positions/data/models/imitation_4p.json`` and serve every player count.
 """
 
 from __future__ import annotations
@@ -57,6 +60,7 @@ from positions.kernel_board import (  # noqa: E402
     _below,
     _board_facts,
     _can_place,
+    _gumbel,
     _is_mine,
     _round_points,
     _tallest_scorer,
@@ -229,7 +233,8 @@ def _imitation_choice(
     scratch,
 ):
     """``(choice, rows)``: the index (cards × cities × kinds, as the other policies number
-    them) of a legal placement with the largest ``weights · FEATURES``, ties broken
+    them) of a legal placement with the largest ``weights · FEATURES`` (plus the Gumbel
+    draws at the temperature ``weights[N_FEATURES]`` when it is positive), ties broken
     uniformly (-1 if none), and the number of legal placements written to the scratch's
     table (its features) and action ids, when it has rows for them (0 otherwise).
     ``points`` are the round points now; ``scratch`` is ``imitation_scratch``'s."""
@@ -245,6 +250,7 @@ def _imitation_choice(
     best = -1e300
     nties = 0
     rows = 0
+    temperature = weights[N_FEATURES]
     per_card = CITIES * nkinds
     for ci in range(ncards):
         site_in_city = site_of[cards[ci]]
@@ -287,6 +293,8 @@ def _imitation_choice(
                 value = 0.0
                 for f in range(N_FEATURES):
                     value += weights[f] * features[f]
+                if temperature > 0.0:  # the Gumbel-max trick
+                    value += temperature * _gumbel(rng)
                 if value > best + TIE:
                     best = value
                     nties = 0
@@ -355,5 +363,5 @@ def placement_features(arrays: np.ndarray, player: int) -> tuple[np.ndarray, np.
     cards, as the playout policy sees them."""
     scratch = imitation_scratch(int(arrays[H_PLAYERS]), NO_PLACEMENT_BASE)
     unseen = mover_unseen(arrays, player)
-    rows = _all_placement_features(arrays, player, unseen, np.zeros(N_FEATURES), scratch)
+    rows = _all_placement_features(arrays, player, unseen, np.zeros(N_FEATURES + 1), scratch)
     return scratch[5][:rows].copy(), scratch[4][:rows].copy()

@@ -31,7 +31,7 @@ from positions.errors import ManhattanError
 from positions.imitation import FEATURES, MODEL_FILE, bundled_weights, placement_features
 from positions.kernel_board import pack_known, to_arrays
 from positions.moves import NO_PLACEMENT_BASE
-from positions.playout import PlayoutEvaluator, playout_trace
+from positions.playout import PlayoutEvaluator, playout_trace, playout_weights
 from positions.scoring import RoundScorer
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -143,6 +143,36 @@ def test_imitation_playout_plays_a_best_placement():
         ties[len(firsts)] += 1
         checked += 1
     assert checked > 30
+
+
+def test_a_positive_temperature_samples_the_choice_model():
+    """At temperature T the imitation playout's first placement is drawn from the softmax
+    of the utilities / T: its frequencies over many seeds match those shares."""
+    state = next(
+        s
+        for s in placement_states(10, 8)
+        if s.legal_actions()[0] < NO_PLACEMENT_BASE and len(s.legal_actions()) >= 6
+    )
+    actions, table = placement_features(to_arrays(state), state.to_move)
+    for temperature in (1.0, 3.0):
+        utility = table @ bundled_weights() / temperature
+        share = np.exp(utility - utility.max())
+        share /= share.sum()
+        weights = playout_weights(imitation_temperature=temperature)
+        draws = 4000
+        counts = Counter(
+            playout_trace(state, seed, 0.0, "imitation", "bag", weights=weights)[0][0]
+            for seed in range(draws)
+        )
+        assert set(counts) <= set(actions.tolist())
+        frequency = np.array([counts[int(a)] for a in actions]) / draws
+        bound = 4.5 * np.sqrt(share * (1 - share) / draws) + 1e-3
+        assert np.all(np.abs(frequency - share) <= bound), (temperature, frequency, share)
+
+
+def test_a_negative_temperature_is_refused():
+    with pytest.raises(ValueError, match="imitation_temperature"):
+        PlayoutEvaluator(imitation_temperature=-0.5)
 
 
 def test_the_fit_recovers_the_weights_that_chose():
