@@ -15,9 +15,7 @@ Figures (each its own function, so more can join ``FIGURES``):
   default ``"bag"`` selection, ε = 0.1), beside the greedy ones.
 * ``imitation_playouts_per_s`` / ``imitation_placement_iterations_per_s`` — the playouts
   with the imitation placement policy (``placement="imitation"``, ``positions.imitation``)
-  and the default search with them over the placement decisions below;
-  ``sampled_imitation_playouts_per_s`` the playouts drawing its placements from its
-  choice model (``imitation_temperature=1``).
+  and the default search with them over the placement decisions below.
 * ``placement_iterations_per_s`` / ``classic_placement_iterations_per_s`` — iterations
   per second of the default search (halving over a depth-one tree, greedy playouts) and
   of v0.1's (``CLASSIC``, ε = 0.1), on one core, over the same 12 placement decisions of
@@ -40,7 +38,7 @@ from collections.abc import Callable
 import numpy as np
 
 from positions import GameState
-from positions.playout import PlayoutEvaluator, playout_weights, run_playout, to_arrays
+from positions.playout import PlayoutEvaluator, run_playout, to_arrays
 
 STARTS = 256  # distinct dealt 4-player starts the timed loops cycle through
 
@@ -67,7 +65,6 @@ def _rate(step: Callable[[int], None], seconds: float) -> float:
 
 HEURISTIC = {"placement": "heuristic"}
 IMITATION = {"placement": "imitation"}
-SAMPLED_IMITATION = {"placement": "imitation", "weights": playout_weights(imitation_temperature=1)}
 
 
 def _kernel_rate(epsilon: float, seconds: float, policy: dict | None = None) -> float:
@@ -98,12 +95,6 @@ def heuristic_playouts_per_s(seconds: float = 2.0) -> float:
 def imitation_playouts_per_s(seconds: float = 2.0) -> float:
     """Full 4-player playouts per second with the ε-greedy imitation policy."""
     return _kernel_rate(PlayoutEvaluator().epsilon, seconds, IMITATION)
-
-
-def sampled_imitation_playouts_per_s(seconds: float = 2.0) -> float:
-    """Full 4-player playouts per second with the ε-greedy imitation policy drawing its
-    placements from its choice model (temperature 1)."""
-    return _kernel_rate(PlayoutEvaluator().epsilon, seconds, SAMPLED_IMITATION)
 
 
 def evaluate_calls_per_s(seconds: float = 2.0) -> float:
@@ -209,7 +200,6 @@ FIGURES: dict[str, Callable[[float], float]] = {
     "heuristic_playouts_per_s": heuristic_playouts_per_s,
     "heuristic_iterations_per_s": heuristic_iterations_per_s,
     "imitation_playouts_per_s": imitation_playouts_per_s,
-    "sampled_imitation_playouts_per_s": sampled_imitation_playouts_per_s,
     "placement_iterations_per_s": placement_iterations_per_s,
     "classic_placement_iterations_per_s": classic_placement_iterations_per_s,
     "imitation_placement_iterations_per_s": imitation_placement_iterations_per_s,

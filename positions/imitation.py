@@ -14,21 +14,13 @@ Each legal placement of the mover is described by ``FEATURES``:
 * ``early_size``: ``size`` × the share of rounds still to come after this one (1 in the
   first round, 0 in the last): spending big blocks early;
 * ``leader_loss``: the round points the leading opponent (the most points if the round
-  were scored now) loses;
-* ``lead_threat``: ``threat`` × the lead the placement leaves on the site (the stories of
-  the placed color less the most any opponent's color has there): a threatened building
-  built higher is harder to take;
-* ``majority_margin``: the buildings of the placed color in the city after the placement
-  less the most any opponent's color has there (the majority's safety).
+  were scored now) loses.
 
 The policy plays a placement with the largest ``weights · features``, ties (within 1e-9)
-broken uniformly; given a temperature T > 0 (the kernel's weights' entry after the
-features') it adds T × a standard Gumbel draw to each utility first, which samples a
-placement from the softmax of ``weights · features / T`` (the Gumbel-max trick): at T = 1
-the choice model fitted to the engine, its spread of choices included.
-``scripts/train_imitation.py`` fits the weights to recorded games by maximum likelihood of
-a softmax over the legal placements (a conditional logit); the fitted weights travel as
-``positions/data/models/imitation_4p.json`` and serve every player count.
+broken uniformly.  ``scripts/train_imitation.py`` fits the weights to recorded games by
+maximum likelihood of a softmax over the legal placements (a conditional logit); the
+fitted weights travel as ``positions/data/models/imitation_4p.json`` and serve every
+player count.
 """
 
 from __future__ import annotations
@@ -60,7 +52,6 @@ from positions.kernel_board import (  # noqa: E402
     _below,
     _board_facts,
     _can_place,
-    _gumbel,
     _is_mine,
     _round_points,
     _tallest_scorer,
@@ -79,8 +70,6 @@ FEATURES = (
     "threat_gain",
     "early_size",
     "leader_loss",
-    "lead_threat",
-    "majority_margin",
 )
 N_FEATURES = len(FEATURES)
 MODEL_FILE = Path(__file__).parent / "data" / "models" / "imitation_4p.json"
@@ -132,20 +121,12 @@ def _context(a, player, points, unseen, before, biggest, reach):
 def _site_facts(site, color, player, players, leader, owner, city_count, city_winner):
     """What the features of a block of ``color`` on ``site`` owe to the owner and the
     majority alone, whatever its size: ``(the mover's gain, the leader's loss, takeover,
-    empty, majority margin)``."""
+    empty)``."""
     previous = owner[site]
-    city = site // SITES_PER_CITY
-    margin = city_count[city * 4 + color] + (1 if previous != color else 0)
-    most = 0
-    for x in range(COLORS):
-        if _is_mine(x, player, players) == 0:
-            held = city_count[city * 4 + x] - (1 if x == previous else 0)
-            if held > most:
-                most = held
-    margin -= most
     gain = 0
     loss = 0
     if previous != color:  # ``_owner_gain`` for the mover and the leader, one majority count
+        city = site // SITES_PER_CITY
         was = city_winner[city]
         now = _winner(city_count, city, color, previous)
         gain = _is_mine(color, player, players) - _is_mine(previous, player, players)
@@ -154,7 +135,7 @@ def _site_facts(site, color, player, players, leader, owner, city_count, city_wi
             loss = _is_mine(previous, leader, players)
             loss += 2 * (_is_mine(was, leader, players) - _is_mine(now, leader, players))
     takeover = 1.0 if previous >= 0 and _is_mine(previous, player, players) == 0 else 0.0
-    return gain, loss, takeover, 1.0 if previous < 0 else 0.0, float(margin)
+    return gain, loss, takeover, 1.0 if previous < 0 else 0.0
 
 
 @njit(cache=CACHED, inline="always")
@@ -178,7 +159,7 @@ def _features(
 ):
     """Write the ``FEATURES`` of ``player`` putting ``size`` stories of ``color`` on
     ``site`` (a legal placement; ``facts`` from ``_site_facts``) into ``out``."""
-    owner_gain, owner_loss, takeover, empty, majority_margin = facts
+    owner_gain, owner_loss, takeover, empty = facts
     new_height = height[site] + size
     gain = owner_gain
     loss = owner_loss
@@ -189,10 +170,6 @@ def _features(
             loss += 3 * (_is_mine(scorer, leader, players) - _is_mine(crowned, leader, players))
     mine = stories[site * 4 + color] + size
     threat = 0.0
-    rival = 0  # the most stories any opponent's color has on the site
-    for x in range(COLORS):
-        if _is_mine(x, player, players) == 0 and stories[site * 4 + x] > rival:
-            rival = stories[site * 4 + x]
     at = site - (site // SITES_PER_CITY) * SITES_PER_CITY  # the site within its city
     for x in range(COLORS):
         if biggest[x] > 0 and stories[site * 4 + x] + biggest[x] >= mine:
@@ -208,8 +185,6 @@ def _features(
     out[5] = threat * gain
     out[6] = size * early
     out[7] = loss
-    out[8] = threat * (mine - rival)
-    out[9] = majority_margin
 
 
 @njit(cache=CACHED)
@@ -233,8 +208,7 @@ def _imitation_choice(
     scratch,
 ):
     """``(choice, rows)``: the index (cards × cities × kinds, as the other policies number
-    them) of a legal placement with the largest ``weights · FEATURES`` (plus the Gumbel
-    draws at the temperature ``weights[N_FEATURES]`` when it is positive), ties broken
+    them) of a legal placement with the largest ``weights · FEATURES``, ties broken
     uniformly (-1 if none), and the number of legal placements written to the scratch's
     table (its features) and action ids, when it has rows for them (0 otherwise).
     ``points`` are the round points now; ``scratch`` is ``imitation_scratch``'s."""
@@ -250,14 +224,13 @@ def _imitation_choice(
     best = -1e300
     nties = 0
     rows = 0
-    temperature = weights[N_FEATURES]
     per_card = CITIES * nkinds
     for ci in range(ncards):
         site_in_city = site_of[cards[ci]]
         for city in range(CITIES):
             site = city * SITES_PER_CITY + site_in_city
             slot = -1
-            facts = (0, 0, 0.0, 0.0, 0.0)
+            facts = (0, 0, 0.0, 0.0)
             for k in range(nkinds):
                 color = player + 2 * kind_slot[k]
                 size = kind_size[k]
@@ -293,8 +266,6 @@ def _imitation_choice(
                 value = 0.0
                 for f in range(N_FEATURES):
                     value += weights[f] * features[f]
-                if temperature > 0.0:  # the Gumbel-max trick
-                    value += temperature * _gumbel(rng)
                 if value > best + TIE:
                     best = value
                     nties = 0
@@ -363,5 +334,5 @@ def placement_features(arrays: np.ndarray, player: int) -> tuple[np.ndarray, np.
     cards, as the playout policy sees them."""
     scratch = imitation_scratch(int(arrays[H_PLAYERS]), NO_PLACEMENT_BASE)
     unseen = mover_unseen(arrays, player)
-    rows = _all_placement_features(arrays, player, unseen, np.zeros(N_FEATURES + 1), scratch)
+    rows = _all_placement_features(arrays, player, unseen, np.zeros(N_FEATURES), scratch)
     return scratch[5][:rows].copy(), scratch[4][:rows].copy()

@@ -148,13 +148,6 @@ def _uniform(rng):
     return np.float64(_next(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=CACHED, inline="always")
-def _gumbel(rng):
-    """A standard Gumbel draw, -log(-log U) with U uniform in (0, 1) (never 0 or 1)."""
-    uniform = (np.float64(_next(rng) >> np.uint64(11)) + 0.5) * (1.0 / 9007199254740992.0)
-    return -np.log(-np.log(uniform))
-
-
 # ----- board helpers --------------------------------------------------------------------
 
 

@@ -511,19 +511,14 @@ def _playouts_after(start, actions, seed, epsilon, placements, selections, weigh
 _FIRST_PICK = np.array([PICK_BASE], dtype=np.int64)  # a legal action at any game's start
 
 
-def playout_weights(
-    heuristic: np.ndarray | None = None,
-    imitation: np.ndarray | None = None,
-    imitation_temperature: float = 0.0,
-):
-    """The kernel's weights: the heuristic's (``weights_array``, default its defaults), the
-    imitation policy's (one per ``positions.imitation.FEATURES``, default the bundled fit),
-    then the imitation policy's temperature (0: its best placement)."""
+def playout_weights(heuristic: np.ndarray | None = None, imitation: np.ndarray | None = None):
+    """The kernel's weights: the heuristic's (``weights_array``, default its defaults) then
+    the imitation policy's (one per ``positions.imitation.FEATURES``, default the bundled
+    fit)."""
     return np.concatenate(
         [
             weights_array() if heuristic is None else heuristic,
             bundled_weights() if imitation is None else imitation,
-            [imitation_temperature],
         ]
     )
 
@@ -604,12 +599,10 @@ def playout_trace(
     placement: Policies = "greedy",
     selection: Policies = "bag",
     forced: int = -1,
-    weights: np.ndarray | None = None,
 ) -> list[tuple[int, int]]:
     """The ``(action id, drawn card)`` sequence the kernel plays from ``state`` with
     ``seed`` and the named policies (a pick draws nothing: -1), starting with the legal
-    action ``forced`` when one is given (``weights``: ``playout_weights``, default its
-    defaults).  Raises ``ValueError`` like ``to_arrays``, for an
+    action ``forced`` when one is given.  Raises ``ValueError`` like ``to_arrays``, for an
     unknown policy or for a ``forced`` action that is not legal."""
     if forced >= 0 and forced not in state.legal_actions():
         raise ValueError(f"action {forced} is not legal here")
@@ -618,8 +611,7 @@ def playout_trace(
     seed64 = np.uint64(seed % 2**64)
     arrays = to_arrays(state)
     epsilon = _check_epsilon(epsilon)
-    chosen = _WEIGHTS if weights is None else weights
-    _, steps = _playout(arrays, seed64, epsilon, *codes, chosen, 0, _NO_MODEL, trace, forced)
+    _, steps = _playout(arrays, seed64, epsilon, *codes, _WEIGHTS, 0, _NO_MODEL, trace, forced)
     return [(int(action), int(drawn)) for action, drawn in trace[:steps]]
 
 
@@ -668,7 +660,6 @@ class PlayoutEvaluator:
         prior_temperature: float = 1.0,
         horizon: int = 0,
         prior_source: str = "heuristic",
-        imitation_temperature: float = 0.0,
     ):
         """``epsilon`` in [0, 1] is the chance of a uniformly random move at each decision
         (1 = pure random play); ``placement`` and ``selection`` name the policies
@@ -680,10 +671,7 @@ class PlayoutEvaluator:
         end); ``prior_source`` whose move values make the priors: ``"heuristic"`` (its
         placement values, in points) or ``"imitation"`` (the imitation policy's fitted
         utilities, ``positions.imitation``, whose softmax at temperature 1 is the choice
-        model fitted to the engine's own play); ``imitation_temperature`` (≥ 0) how the
-        imitation placement policy chooses: 0 its best placement, T > 0 a placement drawn
-        from the softmax of its utilities / T (1: the choice model fitted to the engine, its
-        spread included).  Raises ``ValueError`` for a value out of
+        model fitted to the engine's own play).  Raises ``ValueError`` for a value out of
         range or an unknown policy or prior source."""
         self.epsilon = _check_epsilon(epsilon)
         self.placement = placement if isinstance(placement, str) else tuple(placement)
@@ -693,16 +681,7 @@ class PlayoutEvaluator:
             raise ValueError(f"expected as many placement as selection policies, not {named}")
         policy_codes(self.placement, self.selection, len(named[0]) if named else 1)
         self._code_cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        if not imitation_temperature >= 0:
-            raise ValueError(
-                f"imitation_temperature must be at least 0, not {imitation_temperature}"
-            )
-        self.imitation_temperature = float(imitation_temperature)
         self._weights = _WEIGHTS
-        if self.imitation_temperature > 0:
-            self._weights = playout_weights(
-                imitation=_IMITATION_WEIGHTS, imitation_temperature=self.imitation_temperature
-            )
         if not prior_temperature > 0:
             raise ValueError(f"prior_temperature must be positive, not {prior_temperature}")
         self.prior_temperature = float(prior_temperature)
@@ -718,8 +697,7 @@ class PlayoutEvaluator:
         return (
             f"PlayoutEvaluator(epsilon={self.epsilon}, placement={self.placement!r}, "
             f"selection={self.selection!r}, prior_temperature={self.prior_temperature}, "
-            f"horizon={self.horizon}, prior_source={self.prior_source!r}, "
-            f"imitation_temperature={self.imitation_temperature})"
+            f"horizon={self.horizon}, prior_source={self.prior_source!r})"
         )
 
     def with_policies(
@@ -734,7 +712,6 @@ class PlayoutEvaluator:
             self.prior_temperature,
             self.horizon,
             self.prior_source,
-            self.imitation_temperature,
         )
 
     def _codes(self, players: int) -> tuple[np.ndarray, np.ndarray]:
