@@ -1,4 +1,5 @@
 """The compiled kernel is cached in a per-user folder, never inside the installed package,
+in a subfolder for each version of the package's sources (so that no stale kernel loads),
 and a search still works, uncached, where no cache folder can be written."""
 
 from __future__ import annotations
