@@ -21,6 +21,7 @@ the folder from its environment; ``positions.playout`` calls it first thing.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import sys
@@ -58,6 +59,13 @@ def source_digest(package: Path = PACKAGE) -> str:
     return digest.hexdigest()[:16]
 
 
+@functools.cache
+def _package_digest() -> str:
+    """``source_digest()`` of this package, read once per process: every kernel module
+    calls ``configure`` as it is imported."""
+    return source_digest()
+
+
 def cache_folder() -> Path | None:
     """The folder to cache the kernel in: the sources' subfolder (``source_digest``) of
     ``$NUMBA_CACHE_DIR`` or ``default_folder()``, or ``None`` when none can be written.
@@ -65,7 +73,7 @@ def cache_folder() -> Path | None:
     the processes it starts) is kept as it is."""
     chosen = os.environ.get(ENVIRONMENT_VARIABLE)
     folder = Path(chosen) if chosen else default_folder()
-    digest = source_digest()
+    digest = _package_digest()
     if folder.name != digest:
         folder = folder / digest
     return folder if _writable(folder) else None
