@@ -36,7 +36,8 @@ class SearchBot:
     ``read_selections`` models the opponents who have always selected the biggest blocks
     left as selecting so (``positions.styles.selects_biggest``).  It is off by default: at
     6,000 iterations it won 88 % against three heuristic bots and 94 % against three greedy
-    bots where the default won 90 % and 92 % on the same 100 seat-games (README).
+    bots where the default won 90 % and 92 % on the same 100 seat-games
+    (docs/STRENGTH.md).
     ``read_greedy`` also reads the hands of the opponents whose play is exactly greedy
     (``positions.styles.exactly_greedy``) by the sharp ``positions.inference.GREEDY_PLAYER``
     model, unless ``inference`` reads every opponent already.  It is off by default: against

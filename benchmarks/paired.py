@@ -5,8 +5,8 @@ a game of one run and the game of the other with the same deal seed and tested s
 only by the engines. Pairing them takes the deals' luck out of the comparison: this prints,
 as JSON, over the seat-games both logs hold, each run's win share of the tested seat and its
 margin (its score less the mean of the others'), and the mean paired difference of each
-with its 95 % half-width (1.96 standard errors of the mean). The README's "paired" figures
-are this script's.
+with its 95 % half-width (1.96 standard errors of the mean). The "paired" figures of the
+README and of docs/STRENGTH.md are this script's.
 
     python benchmarks/paired.py NEW.jsonl OLD.jsonl [--matchup versus]
 """
