@@ -49,7 +49,12 @@ class SearchBot:
     every opponent whom styles read neither as the heuristic's nor as exactly greedy by
     that placement policy in the playouts, the bot's own seat keeping the evaluator's: a
     benchmark's way to tell whether a policy helps as a model of the opponents or as the
-    engine's own play (empty: the evaluator's for everyone)."""
+    engine's own play (empty: the evaluator's for everyone).  ``own_placement_vs_heuristic``
+    (also a ``PLACEMENTS`` name, with styles on) plays the bot's own seat by that policy
+    while some opponent reads as the heuristic's: the imitation policy, fitted to engines
+    playing engines, loses as the engine's own play against the heuristic bots
+    (docs/STRENGTH.md), and this keeps it for the tables it was fitted to (empty: the
+    evaluator's at every table)."""
 
     def __init__(
         self,
@@ -63,22 +68,28 @@ class SearchBot:
         read_greedy: bool = False,
         read_selections: bool = False,
         opponent_placement: str = "",
+        own_placement_vs_heuristic: str = "",
     ):
-        if opponent_placement:
-            from positions.policy import check_policy  # numba: only when asked
+        for what, policy in (
+            ("opponent", opponent_placement),
+            ("own-seat", own_placement_vs_heuristic),
+        ):
+            if policy:
+                from positions.policy import check_policy  # numba: only when asked
 
-            if not styles:
-                raise ManhattanError("an opponent placement policy needs styles on")
-            try:
-                check_policy(opponent_placement, "bag")
-            except ValueError as error:
-                raise ManhattanError(f"opponent {error}") from None
+                if not styles:
+                    raise ManhattanError(f"an {what} placement policy needs styles on")
+                try:
+                    check_policy(policy, "bag")
+                except ValueError as error:
+                    raise ManhattanError(f"{what} {error}") from None
         self.limit = limit
         self.inference = inference
         self.styles = styles
         self.read_greedy = read_greedy
         self.read_selections = read_selections
         self.opponent_placement = opponent_placement
+        self.own_placement_vs_heuristic = own_placement_vs_heuristic
         self.name = name or f"mcts:{limit}"
         self._evaluator = evaluator if evaluator is not None else make_evaluator(epsilon)
         self._config = config or SearchConfig()
@@ -113,6 +124,11 @@ class SearchBot:
                 self.opponent_placement if seat != reader and self.opponent_placement else mine
                 for seat, mine in enumerate(placement)
             ]
+            heuristic_table = any(
+                style.policy == "heuristic" for seat, style in enumerate(styles) if seat != reader
+            )
+            if self.own_placement_vs_heuristic and heuristic_table:
+                modelled[reader] = self.own_placement_vs_heuristic
             policies = tuple(
                 _policy_for(style, mine) for style, mine in zip(styles, modelled, strict=True)
             )

@@ -14,10 +14,12 @@ policies instead of the ones their play fits, ``positions.styles``), ``read_sele
 selecting so), ``read_greedy`` (``true``: deal the hands of the opponents who play
 exactly greedy by ``positions.inference.GREEDY_PLAYER``), ``opponent_placement`` (a
 placement policy to model the opponents by, the bot's own seat keeping ``placement``),
-or ``inference`` (``true``: deal by the bundled opponent model) and ``inference_*`` for a
-``ChoiceModel`` field (``inference_temperature``, ``inference_mix``, ``inference_depth``,
-…: inference with that model, the other fields from the bundled one). Values are read as
-the field's type. Unknown keys and bad values raise ``ManhattanError``.
+``own_placement_vs_heuristic`` (a placement policy for the bot's own seat while some
+opponent reads as the heuristic's), or ``inference`` (``true``: deal by the bundled
+opponent model) and ``inference_*`` for a ``ChoiceModel`` field
+(``inference_temperature``, ``inference_mix``, ``inference_depth``, …: inference with that
+model, the other fields from the bundled one). Values are read as the field's type.
+Unknown keys and bad values raise ``ManhattanError``.
 """
 
 from __future__ import annotations
@@ -40,7 +42,13 @@ EVALUATOR_OPTIONS = {
 CONFIG_FIELDS = {field.name: field.default for field in dataclasses.fields(SearchConfig)}
 SWITCHES = {
     name: inspect.signature(SearchBot.__init__).parameters[name].default
-    for name in ("styles", "read_selections", "read_greedy", "opponent_placement")
+    for name in (
+        "styles",
+        "read_selections",
+        "read_greedy",
+        "opponent_placement",
+        "own_placement_vs_heuristic",
+    )
 }
 MODEL_FIELDS = {f"inference_{f.name}": f.default for f in dataclasses.fields(ChoiceModel)}
 

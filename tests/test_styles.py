@@ -190,3 +190,34 @@ def test_the_search_bot_models_its_opponents_by_the_policy_asked_for(asked_polic
         SearchBot(Limit(iterations=20), opponent_placement="bold")
     with pytest.raises(ManhattanError, match="needs styles on"):  # never silently unused
         SearchBot(Limit(iterations=20), styles=False, opponent_placement="imitation")
+
+
+def test_the_search_bot_plays_its_own_seat_otherwise_at_a_heuristic_table(asked_policies):
+    own_imitation = PlayoutEvaluator(placement="imitation")
+    games = {  # bots, the position, the placements the playouts are asked for
+        "a heuristic opponent": (
+            ("greedy", "heuristic", "random", "greedy"),
+            47,
+            ("greedy", "heuristic", "imitation", "greedy"),
+        ),
+        "none": (
+            ("greedy", "greedy", "random", "greedy"),
+            47,
+            ("imitation", "greedy", "imitation", "greedy"),
+        ),
+    }
+    for bots, at, _ in games.values():
+        state = play_game([make_bot(spec) for spec in bots], 4, 5).record.states()[at]
+        reader = state.current_player()
+        assert reader == 0  # P1 to place
+        bot = SearchBot(
+            Limit(iterations=20), evaluator=own_imitation, own_placement_vs_heuristic="greedy"
+        )
+        bot.choose(state.view(reader), np.random.default_rng(1))
+    assert [placement for placement, _ in asked_policies] == [
+        expected for _, _, expected in games.values()
+    ]
+    with pytest.raises(ManhattanError, match="own-seat placement policy must be one of"):
+        SearchBot(Limit(iterations=20), own_placement_vs_heuristic="bold")
+    with pytest.raises(ManhattanError, match="needs styles on"):
+        SearchBot(Limit(iterations=20), styles=False, own_placement_vs_heuristic="greedy")

@@ -30,6 +30,8 @@ def test_each_key_reaches_the_bot():
     assert not variants.engine("600;styles=false").styles
     assert variants.engine("600;read_selections=true").read_selections
     assert variants.engine("600;opponent_placement=imitation").opponent_placement == "imitation"
+    own = variants.engine("600;own_placement_vs_heuristic=greedy").own_placement_vs_heuristic
+    assert own == "greedy"
     assert variants.engine("600;inference=true").inference is True
     model = variants.engine("600;inference_temperature=0.1;inference_values=greedy").inference
     assert isinstance(model, ChoiceModel)
