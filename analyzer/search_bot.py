@@ -54,7 +54,11 @@ class SearchBot:
     while some opponent reads as the heuristic's: the imitation policy, fitted to engines
     playing engines, loses as the engine's own play against the heuristic bots
     (docs/STRENGTH.md), and this keeps it for the tables it was fitted to (empty: the
-    evaluator's at every table)."""
+    evaluator's at every table).  ``own_placement_vs_greedy`` (a ``PLACEMENTS`` name, with
+    styles on) plays the bot's own seat by that policy while every opponent reads as exactly
+    greedy: their play is then modelled as it is, and what is left to model better is the
+    bot's own later play (docs/STRENGTH.md).  Where both apply, the heuristic table's wins
+    (a heuristic player is never read as exactly greedy, so they cannot both)."""
 
     def __init__(
         self,
@@ -69,10 +73,12 @@ class SearchBot:
         read_selections: bool = False,
         opponent_placement: str = "",
         own_placement_vs_heuristic: str = "",
+        own_placement_vs_greedy: str = "",
     ):
         for what, policy in (
             ("opponent", opponent_placement),
             ("own-seat", own_placement_vs_heuristic),
+            ("own-seat", own_placement_vs_greedy),
         ):
             if policy:
                 from positions.policy import check_policy  # numba: only when asked
@@ -90,6 +96,7 @@ class SearchBot:
         self.read_selections = read_selections
         self.opponent_placement = opponent_placement
         self.own_placement_vs_heuristic = own_placement_vs_heuristic
+        self.own_placement_vs_greedy = own_placement_vs_greedy
         self.name = name or f"mcts:{limit}"
         self._evaluator = evaluator if evaluator is not None else make_evaluator(epsilon)
         self._config = config or SearchConfig()
@@ -124,11 +131,13 @@ class SearchBot:
                 self.opponent_placement if seat != reader and self.opponent_placement else mine
                 for seat, mine in enumerate(placement)
             ]
-            heuristic_table = any(
-                style.policy == "heuristic" for seat, style in enumerate(styles) if seat != reader
-            )
-            if self.own_placement_vs_heuristic and heuristic_table:
+            opponents = [style for seat, style in enumerate(styles) if seat != reader]
+            if self.own_placement_vs_heuristic and any(
+                style.policy == "heuristic" for style in opponents
+            ):
                 modelled[reader] = self.own_placement_vs_heuristic
+            elif self.own_placement_vs_greedy and all(style.exactly_greedy for style in opponents):
+                modelled[reader] = self.own_placement_vs_greedy
             policies = tuple(
                 _policy_for(style, mine) for style, mine in zip(styles, modelled, strict=True)
             )

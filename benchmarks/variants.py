@@ -15,8 +15,9 @@ selecting so), ``read_greedy`` (``true``: deal the hands of the opponents who pl
 exactly greedy by ``positions.inference.GREEDY_PLAYER``), ``opponent_placement`` (a
 placement policy to model the opponents by, the bot's own seat keeping ``placement``),
 ``own_placement_vs_heuristic`` (a placement policy for the bot's own seat while some
-opponent reads as the heuristic's), or ``inference`` (``true``: deal by the bundled
-opponent model) and ``inference_*`` for a ``ChoiceModel`` field
+opponent reads as the heuristic's), ``own_placement_vs_greedy`` (one for the bot's own
+seat while every opponent reads as exactly greedy), or ``inference`` (``true``: deal by
+the bundled opponent model) and ``inference_*`` for a ``ChoiceModel`` field
 (``inference_temperature``, ``inference_mix``, ``inference_depth``, …: inference with that
 model, the other fields from the bundled one). Values are read as the field's type.
 Unknown keys and bad values raise ``ManhattanError``.
@@ -48,6 +49,7 @@ SWITCHES = {
         "read_greedy",
         "opponent_placement",
         "own_placement_vs_heuristic",
+        "own_placement_vs_greedy",
     )
 }
 MODEL_FIELDS = {f"inference_{f.name}": f.default for f in dataclasses.fields(ChoiceModel)}

@@ -221,3 +221,32 @@ def test_the_search_bot_plays_its_own_seat_otherwise_at_a_heuristic_table(asked_
         SearchBot(Limit(iterations=20), own_placement_vs_heuristic="bold")
     with pytest.raises(ManhattanError, match="needs styles on"):
         SearchBot(Limit(iterations=20), styles=False, own_placement_vs_heuristic="greedy")
+
+
+def test_the_search_bot_plays_its_own_seat_otherwise_at_an_exactly_greedy_table(asked_policies):
+    games = {  # bots, the placements the playouts are asked for at P1's placement 47
+        "every opponent exactly greedy": (
+            ("greedy", "greedy", "greedy", "greedy"),
+            ("imitation", "greedy", "greedy", "greedy"),
+        ),
+        "a random opponent": (  # modelled as the default: the playouts are not re-asked
+            ("greedy", "greedy", "random", "greedy"),
+            None,
+        ),
+        "a heuristic opponent": (
+            ("greedy", "heuristic", "greedy", "greedy"),
+            ("greedy", "heuristic", "greedy", "greedy"),
+        ),
+    }
+    for bots, _ in games.values():
+        state = play_game([make_bot(spec) for spec in bots], 4, 5).record.states()[47]
+        assert state.current_player() == 0
+        bot = SearchBot(Limit(iterations=20), own_placement_vs_greedy="imitation")
+        bot.choose(state.view(0), np.random.default_rng(1))
+    assert [placement for placement, _ in asked_policies] == [
+        expected for _, expected in games.values() if expected
+    ]
+    with pytest.raises(ManhattanError, match="own-seat placement policy must be one of"):
+        SearchBot(Limit(iterations=20), own_placement_vs_greedy="bold")
+    with pytest.raises(ManhattanError, match="needs styles on"):
+        SearchBot(Limit(iterations=20), styles=False, own_placement_vs_greedy="imitation")

@@ -32,6 +32,8 @@ def test_each_key_reaches_the_bot():
     assert variants.engine("600;opponent_placement=imitation").opponent_placement == "imitation"
     own = variants.engine("600;own_placement_vs_heuristic=greedy").own_placement_vs_heuristic
     assert own == "greedy"
+    own = variants.engine("600;own_placement_vs_greedy=imitation").own_placement_vs_greedy
+    assert own == "imitation"
     assert variants.engine("600;inference=true").inference is True
     model = variants.engine("600;inference_temperature=0.1;inference_values=greedy").inference
     assert isinstance(model, ChoiceModel)
