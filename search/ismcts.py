@@ -12,7 +12,10 @@ visits.
 
 Reward of player p at the end of an iteration: their win share (1, 0, or 1/k for a k-way
 shared first) plus ``margin_weight`` × (their final total − the best opponent's), so
-among equally winning moves the search prefers the bigger margin.
+among equally winning moves the search prefers the bigger margin.  With ``margin_scale``
+S > 0 the margin's part saturates, ``margin_weight`` × S × tanh(margin / S): the same
+slope at a close finish, next to none at a margin several times S, so a clear leader
+plays for the win rather than for more points (KataGo's score utility saturates so too).
 
 Priors (optional, off by default): an evaluator with a ``prior(state, actions)`` method
 gives each action a positive weight, normalized over the actions legal in the iteration's
@@ -53,7 +56,8 @@ class SearchConfig:
 
     ``determinization``: ``"ismcts"`` (a new world every iteration, one shared tree) or
     ``"pimc"`` (``worlds`` fixed worlds, one tree each, the root statistics summed).
-    ``exploration`` is UCB's constant; ``margin_weight`` the reward per point of margin.
+    ``exploration`` is UCB's constant; ``margin_weight`` the reward per point of margin,
+    ``margin_scale`` (points; 0: none) where that reward saturates (``margin_reward``).
     ``summary_depth`` and ``summary_min_visits`` bound the part of the tree returned.
     ``expansion`` is ``"random"`` (an untried action uniformly) or ``"prior"`` (in
     proportion to the evaluator's priors); ``prior_weight`` the progressive-bias weight
@@ -68,6 +72,7 @@ class SearchConfig:
     determinization: str = "ismcts"
     exploration: float = 0.7
     margin_weight: float = 0.05
+    margin_scale: float = 0.0
     worlds: int = 8
     summary_depth: int = 16
     summary_min_visits: int = 2
@@ -91,6 +96,16 @@ class SearchConfig:
             raise ValueError(f"root_policy must be ucb or halving, not {self.root_policy!r}")
         if self.decision_depth < 0:
             raise ValueError(f"decision_depth must be at least 0, not {self.decision_depth}")
+        if not self.margin_scale >= 0:
+            raise ValueError(f"margin_scale must be at least 0, not {self.margin_scale}")
+
+    def margin_reward(self, margin):
+        """The reward of a margin over the best opponent (a float or a numpy array):
+        ``margin_weight`` × margin, or ``margin_weight`` × S × tanh(margin / S) with
+        ``margin_scale`` S > 0."""
+        if self.margin_scale > 0:
+            return self.margin_weight * self.margin_scale * np.tanh(margin / self.margin_scale)
+        return self.margin_weight * margin
 
     @property
     def uses_priors(self) -> bool:
@@ -101,14 +116,14 @@ class SearchConfig:
 CLASSIC = SearchConfig(margin_weight=0.002, decision_depth=0, root_policy="ucb")
 
 
-def _rewards(wins, totals, margin_weight: float) -> tuple[list[float], list[float]]:
+def _rewards(wins, totals, config: SearchConfig) -> tuple[list[float], list[float]]:
     """Per player: the reward and the margin over the best opponent."""
     players = len(totals)
     margins = []
     for p in range(players):
         best_other = max(totals[q] for q in range(players) if q != p)
         margins.append(float(totals[p] - best_other))
-    rewards = [float(wins[p]) + margin_weight * margins[p] for p in range(players)]
+    rewards = [float(wins[p] + config.margin_reward(margins[p])) for p in range(players)]
     return rewards, margins
 
 
@@ -210,14 +225,14 @@ def run_iteration(
         wins, totals = world.returns(), world.player_totals()
     else:
         wins, totals = evaluator.evaluate(world, rng)
-    _backup(path, wins, totals, config.margin_weight)
+    _backup(path, wins, totals, config)
     return wins, totals
 
 
-def _backup(path: Sequence[Node], wins, totals, margin_weight: float) -> None:
+def _backup(path: Sequence[Node], wins, totals, config: SearchConfig) -> None:
     """Add one outcome (every player's win share and final total) to the nodes of
     ``path``, each from the point of view of the player who chose its action."""
-    rewards, margins = _rewards(wins, totals, margin_weight)
+    rewards, margins = _rewards(wins, totals, config)
     for node in path:
         p = node.player
         node.visits += 1
@@ -330,7 +345,7 @@ class TreeSearch:
         wins, totals = self.evaluator.evaluate_actions(world, actions, rng)
         mover = self.observer
         margins = totals[:, mover] - np.delete(totals, mover, axis=1).max(axis=1)
-        rewards = wins[:, mover] + self.config.margin_weight * margins
+        rewards = wins[:, mover] + self.config.margin_reward(margins)
         children = self.roots[0].children
         for index, action in enumerate(actions):  # _backup's sums, for the mover only
             child = children.get(action)
