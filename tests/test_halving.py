@@ -136,10 +136,12 @@ class OneAtATime:
         return self.evaluator.evaluate(state, rng)
 
 
-def test_halving_at_depth_one_batches_a_worlds_actions_with_the_same_outcome():
+@pytest.mark.parametrize("margin_scale", [0.0, 8.0], ids=["linear", "saturating"])
+def test_halving_at_depth_one_batches_a_worlds_actions_with_the_same_outcome(margin_scale):
     """The batched kernel call (``evaluate_actions``) gives the very statistics that one
-    iteration per action gives: same worlds, same playout seeds, same results."""
-    config = SearchConfig(root_policy="halving", decision_depth=1)
+    iteration per action gives: same worlds, same playout seeds, same results, rewards
+    included, whatever the margin's reward."""
+    config = SearchConfig(root_policy="halving", decision_depth=1, margin_scale=margin_scale)
     rng = np.random.default_rng(8)
     state = GameState.new_game(4, rng)
     while state.phase != Phase.PLACEMENT or state.round < 2:
@@ -157,7 +159,9 @@ def test_halving_at_depth_one_batches_a_worlds_actions_with_the_same_outcome():
 
 
 @pytest.mark.parametrize(
-    "fields", [{"root_policy": "thompson"}, {"decision_depth": -1}], ids=["policy", "depth"]
+    "fields",
+    [{"root_policy": "thompson"}, {"decision_depth": -1}, {"margin_scale": -1.0}],
+    ids=["policy", "depth", "margin scale"],
 )
 def test_bad_settings_are_refused(fields):
     with pytest.raises(ValueError):

@@ -245,3 +245,37 @@ def test_selection_uses_each_childs_availability():
     run_iteration(root, world, np.random.default_rng(0), PlayOut(), CLASSIC)
     assert (rare.visits, common.visits) == (10, 11)
     assert (rare.available, common.available) == (11, 1001)
+
+
+# ----- the margin's reward ----------------------------------------------------------------
+
+SURE, GAMBLE = 0, 1
+
+
+def gamble_game() -> HiddenCardGame:
+    """P1 wins 1-0 for sure (SURE), or gambles: 40-0 with half the cards, 0-1 with the
+    other half (GAMBLE)."""
+    return HiddenCardGame(
+        ["good", "bad"],
+        legal=lambda card: [SURE, GAMBLE],
+        outcome=lambda action, card: (
+            (1, 0) if action == SURE else (40, 0) if card == "good" else (0, 1)
+        ),
+    )
+
+
+@BOTH_ROOTS
+@pytest.mark.parametrize(
+    "margin_scale, best", [(0.0, GAMBLE), (8.0, SURE)], ids=["linear", "saturating"]
+)
+def test_a_saturating_margin_keeps_the_sure_win(config, margin_scale, best):
+    """With 0.05 a point of margin without bound, the gamble's 40-point wins are worth
+    more than the half of the games it loses (1 + 2.0 and −0.05 against 1.05); with the
+    margin's reward saturating at 8 points they are not (about 1.4 and 0 against 1.05)."""
+    config = replace(config, margin_weight=0.05, margin_scale=margin_scale)
+    for seed in range(3):
+        summary = search_tree(
+            gamble_game(), Limit(iterations=400), np.random.default_rng(seed), PlayOut(), config
+        )
+        (best_path, _), *_ = summary.decisions()
+        assert best_path == (best,)
