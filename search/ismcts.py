@@ -99,7 +99,7 @@ class SearchConfig:
         if not self.margin_scale >= 0:
             raise ValueError(f"margin_scale must be at least 0, not {self.margin_scale}")
 
-    def margin_reward(self, margin):
+    def margin_reward(self, margin: float | np.ndarray) -> float | np.ndarray:
         """The reward of a margin over the best opponent (a float or a numpy array):
         ``margin_weight`` × margin, or ``margin_weight`` × S × tanh(margin / S) with
         ``margin_scale`` S > 0."""
